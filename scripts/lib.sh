@@ -1,0 +1,33 @@
+# Shared by the scripts in this folder (sourced, not run).  Keeps the few
+# facts every script needs in one place: where the repository is, which
+# machine we are on and where the arm64 Debian tree lives.
+# shellcheck shell=bash disable=SC2034 # the variables are used by the scripts that source this
+
+# Repository root, whatever directory the script was started from.
+PHYBIN_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# The arm64 tree that the cross build links against and qemu-aarch64 loads
+# shared libraries from (x86-64 machines only).
+PHYBIN_ARM64_ROOT=${PHYBIN_ARM64_ROOT:-/var/cache/phybin/arm64-root}
+
+# x86_64: cross-build phybin and run it under qemu-aarch64.
+# aarch64: everything native.
+PHYBIN_HOST_ARCH=$(uname -m)
+
+# Messages carry the script's name so that, inside scripts/test's long
+# output, one can tell which step spoke.
+phybin_script=${0##*/}
+
+say() { printf '%s: %s\n' "$phybin_script" "$*" >&2; }
+warn() { printf '%s: warning: %s\n' "$phybin_script" "$*" >&2; }
+die() {
+  printf '%s: error: %s\n' "$phybin_script" "$*" >&2
+  exit 1
+}
+
+require_supported_arch() {
+  case "$PHYBIN_HOST_ARCH" in
+    x86_64 | aarch64) ;;
+    *) die "unsupported machine '$PHYBIN_HOST_ARCH' (phybin builds on x86_64 and aarch64)" ;;
+  esac
+}
