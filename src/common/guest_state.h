@@ -1,0 +1,67 @@
+// The architectural state of one guest x86-64 thread, as the runtime, the
+// Linux layer and helpers see it in memory.  Translated code keeps the GPRs,
+// RFLAGS and XMM registers in host registers and writes them back here
+// whenever C++ code needs to look (helper calls, system calls, exits).
+// Offsets are fixed: the backend addresses fields by these constants.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace phybin {
+
+// x86-64 register numbers, in the ModRM/REX encoding order.
+enum GuestReg : uint8_t {
+  RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI,
+  R8, R9, R10, R11, R12, R13, R14, R15,
+  kNumGuestGprs
+};
+
+// Bit positions in RFLAGS.
+enum FlagBit : uint8_t { kCF = 0, kPF = 2, kAF = 4, kZF = 6, kSF = 7, kDF = 10, kOF = 11 };
+constexpr uint64_t kFlagMask(FlagBit bit) { return uint64_t{1} << bit; }
+constexpr uint64_t kArithFlags = (1u << kCF) | (1u << kPF) | (1u << kAF) | (1u << kZF) |
+                                 (1u << kSF) | (1u << kOF);
+
+struct alignas(16) Vec128 {
+  uint64_t lo, hi;
+};
+
+struct alignas(16) GuestState {
+  uint64_t gpr[kNumGuestGprs];  // 0
+  uint64_t rip;                 // 128
+  uint64_t rflags;              // 136: bit 1 always set
+  uint64_t fs_base;             // 144
+  uint64_t gs_base;             // 152
+  uint32_t mxcsr;               // 160
+  uint32_t pad0;
+  uint64_t pad1;                // 168
+  Vec128 xmm[16];               // 176 .. 432
+
+  // x87 / MMX, kept in memory; all x87 work is done in helpers.
+  uint8_t st[8][16];            // 432: 80-bit values, physical registers
+  uint16_t fcw, fsw, ftw, fop;  // 560
+  uint32_t x87_top;             // 568
+  uint32_t pad2;
+
+  // Runtime-owned fields used by translated code.
+  uint64_t exit_target;         // 576: guest RIP the block wants to go to
+  uint64_t host_sp;             // 584: host stack pointer at entry
+  uint64_t lookup_table;        // 592: indirect-branch table (see runtime)
+  uint64_t lookup_mask;         // 600
+  uint64_t exit_link;           // 608: address of the branch to patch
+  uint64_t scratch[8];          // 616: spill slots for the backend
+  void* thread;                 // 680: runtime's per-thread object
+};
+
+static_assert(offsetof(GuestState, rip) == 128);
+static_assert(offsetof(GuestState, rflags) == 136);
+static_assert(offsetof(GuestState, fs_base) == 144);
+static_assert(offsetof(GuestState, mxcsr) == 160);
+static_assert(offsetof(GuestState, xmm) == 176);
+static_assert(offsetof(GuestState, st) == 432);
+static_assert(offsetof(GuestState, fcw) == 560);
+static_assert(offsetof(GuestState, exit_target) == 576);
+static_assert(offsetof(GuestState, scratch) == 616);
+
+}  // namespace phybin

@@ -1,0 +1,59 @@
+// Appends instructions to an ir::Block; the frontend's only way to make IR.
+#pragma once
+
+#include "ir/ir.h"
+
+namespace phybin::ir {
+
+class Builder {
+ public:
+  explicit Builder(Block& block) : block_(block) {}
+  Block& block() { return block_; }
+
+  Value emit(Opcode op, Type type, Value a = kNoValue, Value b = kNoValue, Value c = kNoValue,
+             uint64_t imm = 0, uint8_t aux = 0);
+
+  Value constant(Type t, uint64_t v) { return emit(Opcode::Const, t, kNoValue, kNoValue, kNoValue, v); }
+  Value get_reg(uint8_t reg) { return emit(Opcode::GetReg, Type::I64, kNoValue, kNoValue, kNoValue, 0, reg); }
+  void set_reg(uint8_t reg, Value v) { emit(Opcode::SetReg, Type::Void, v, kNoValue, kNoValue, 0, reg); }
+  Value get_flag(uint8_t bit) { return emit(Opcode::GetFlag, Type::I1, kNoValue, kNoValue, kNoValue, 0, bit); }
+  void set_flag(uint8_t bit, Value v) { emit(Opcode::SetFlag, Type::Void, v, kNoValue, kNoValue, 0, bit); }
+  Value load(Type t, Value addr) { return emit(Opcode::Load, t, addr); }
+  void store(Value addr, Value v) { emit(Opcode::Store, Type::Void, addr, v); }
+  Value load_state(Type t, uint32_t offset) {
+    return emit(Opcode::LoadState, t, kNoValue, kNoValue, kNoValue, offset);
+  }
+  void store_state(uint32_t offset, Value v) {
+    emit(Opcode::StoreState, Type::Void, v, kNoValue, kNoValue, offset);
+  }
+
+  Value binary(Opcode op, Type t, Value a, Value b) { return emit(op, t, a, b); }
+  Value unary(Opcode op, Type t, Value a) { return emit(op, t, a); }
+  Value icmp(Cond c, Value a, Value b) {
+    return emit(Opcode::ICmp, Type::I1, a, b, kNoValue, 0, static_cast<uint8_t>(c));
+  }
+  Value select(Type t, Value cond, Value a, Value b) { return emit(Opcode::Select, t, cond, a, b); }
+  Value zext(Type to, Value v);
+  Value sext(Type to, Value v);
+  Value trunc(Type to, Value v);
+  Value extract(Value v, unsigned lsb, unsigned width) {
+    return emit(Opcode::ExtractBits, width <= 32 ? Type::I32 : Type::I64, v, kNoValue, kNoValue,
+                width, static_cast<uint8_t>(lsb));
+  }
+  Value insert(Type t, Value base, Value v, unsigned lsb, unsigned width) {
+    return emit(Opcode::InsertBits, t, base, v, kNoValue, width, static_cast<uint8_t>(lsb));
+  }
+  // Calls `fn(GuestState*, a, b)`; `fn` may read and write guest state.
+  Value call(Type result, const void* fn, Value a = kNoValue, Value b = kNoValue) {
+    return emit(Opcode::CallHelper, result, a, b, kNoValue, reinterpret_cast<uint64_t>(fn));
+  }
+
+  Type type_of(Value v) const { return block_.at(v).type; }
+  bool is_const(Value v) const { return block_.at(v).op == Opcode::Const; }
+  uint64_t const_value(Value v) const { return block_.at(v).imm; }
+
+ private:
+  Block& block_;
+};
+
+}  // namespace phybin::ir

@@ -1,0 +1,81 @@
+// phybin's intermediate representation: one guest basic block as a list of
+// typed SSA values in program order, followed by one exit.  Values are
+// referred to by their index in the block.  Guest registers and flags are
+// read and written explicitly, so passes can see what is dead.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace phybin::ir {
+
+enum class Opcode : uint8_t {
+#define X(name, nargs, props) name,
+#include "ir/opcodes.inc"
+#undef X
+  Count
+};
+
+enum OpProps : uint8_t { kPure = 1, kSideEffect = 2, kCall = 4 };
+
+const char* opcode_name(Opcode op);
+int opcode_arg_count(Opcode op);
+bool opcode_has_side_effect(Opcode op);
+bool opcode_is_call(Opcode op);
+
+enum class Type : uint8_t { Void, I1, I8, I16, I32, I64, V128 };
+const char* type_name(Type t);
+int type_bits(Type t);
+Type int_type_of_bits(int bits);
+
+// Comparison of two integers of the operands' width.
+enum class Cond : uint8_t { EQ, NE, ULT, ULE, UGT, UGE, SLT, SLE, SGT, SGE };
+const char* cond_name(Cond c);
+Cond invert(Cond c);
+
+using Value = uint32_t;
+constexpr Value kNoValue = 0xFFFFFFFF;
+
+struct Inst {
+  Opcode op;
+  Type type = Type::Void;
+  uint8_t aux = 0;
+  uint8_t pad = 0;
+  Value args[3] = {kNoValue, kNoValue, kNoValue};
+  uint64_t imm = 0;
+  bool dead = false;  // removed by a pass; kept in place so indices stay valid
+};
+
+enum class ExitKind : uint8_t {
+  Jump,          // to target (a constant guest address): linkable
+  Branch,        // cond ? target : fallthrough, both constant: linkable
+  Indirect,      // to the guest address in `address`
+  Return,        // like Indirect, from a RET
+};
+
+struct Exit {
+  ExitKind kind = ExitKind::Jump;
+  Value cond = kNoValue;
+  Value address = kNoValue;
+  uint64_t target = 0;
+  uint64_t fallthrough = 0;
+  // RFLAGS bits that may be read after the exit (set by the frontend from
+  // what the successor blocks read; all arithmetic bits when unknown).
+  uint64_t live_flags = ~uint64_t{0};
+};
+
+struct Block {
+  uint64_t guest_start = 0;
+  uint64_t guest_end = 0;   // address after the last instruction
+  uint32_t guest_insns = 0;
+  std::vector<Inst> insts;
+  Exit exit;
+
+  const Inst& at(Value v) const { return insts[v]; }
+  Inst& at(Value v) { return insts[v]; }
+};
+
+std::string print_block(const Block& block);
+
+}  // namespace phybin::ir

@@ -1,0 +1,139 @@
+#include "ir/passes.h"
+
+#include <array>
+
+#include "common/guest_state.h"
+
+namespace phybin::ir {
+namespace {
+
+void rewrite_args(Inst& in, const std::vector<Value>& replace) {
+  for (Value& a : in.args)
+    if (a != kNoValue) a = replace[a];
+}
+
+void rewrite_exit(Exit& e, const std::vector<Value>& replace) {
+  if (e.cond != kNoValue) e.cond = replace[e.cond];
+  if (e.address != kNoValue) e.address = replace[e.address];
+}
+
+uint64_t mask_of(Type t) {
+  int bits = type_bits(t);
+  return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+}
+
+}  // namespace
+
+void forward_state(Block& block) {
+  std::vector<Value> replace(block.insts.size());
+  std::array<Value, kNumGuestGprs> reg_value;
+  std::array<Value, 64> flag_value;
+  reg_value.fill(kNoValue);
+  flag_value.fill(kNoValue);
+  for (Value i = 0; i < block.insts.size(); ++i) {
+    Inst& in = block.insts[i];
+    replace[i] = i;
+    if (in.dead) continue;
+    rewrite_args(in, replace);
+    switch (in.op) {
+      case Opcode::SetReg: reg_value[in.aux] = in.args[0]; break;
+      case Opcode::GetReg:
+        if (reg_value[in.aux] != kNoValue) {
+          replace[i] = reg_value[in.aux];
+          in.dead = true;
+        } else {
+          reg_value[in.aux] = i;  // later reads share this one
+        }
+        break;
+      case Opcode::SetFlag: flag_value[in.aux] = in.args[0]; break;
+      case Opcode::GetFlag:
+        if (flag_value[in.aux] != kNoValue) {
+          replace[i] = flag_value[in.aux];
+          in.dead = true;
+        } else {
+          flag_value[in.aux] = i;
+        }
+        break;
+      case Opcode::SetFlags: flag_value.fill(kNoValue); break;
+      case Opcode::CallHelper:
+        reg_value.fill(kNoValue);
+        flag_value.fill(kNoValue);
+        break;
+      default: break;
+    }
+  }
+  rewrite_exit(block.exit, replace);
+}
+
+void eliminate_dead_flags(Block& block) {
+  uint64_t live = block.exit.live_flags;
+  for (size_t i = block.insts.size(); i-- > 0;) {
+    Inst& in = block.insts[i];
+    if (in.dead) continue;
+    switch (in.op) {
+      case Opcode::SetFlag:
+        if (!(live & kFlagMask(static_cast<FlagBit>(in.aux)))) in.dead = true;
+        live &= ~kFlagMask(static_cast<FlagBit>(in.aux));
+        break;
+      case Opcode::GetFlag: live |= kFlagMask(static_cast<FlagBit>(in.aux)); break;
+      case Opcode::SetFlags: live &= ~(kArithFlags | kFlagMask(kDF)); break;
+      case Opcode::GetFlags:
+      case Opcode::CallHelper: live = ~uint64_t{0}; break;
+      default: break;
+    }
+  }
+}
+
+void fold_constants(Block& block) {
+  auto is_const = [&](Value v) { return v != kNoValue && block.at(v).op == Opcode::Const; };
+  for (Inst& in : block.insts) {
+    if (in.dead || !is_const(in.args[0]) || (opcode_arg_count(in.op) == 2 && !is_const(in.args[1])))
+      continue;
+    uint64_t a = block.at(in.args[0]).imm;
+    uint64_t b = opcode_arg_count(in.op) == 2 ? block.at(in.args[1]).imm : 0;
+    uint64_t r;
+    switch (in.op) {
+      case Opcode::Add: r = a + b; break;
+      case Opcode::Sub: r = a - b; break;
+      case Opcode::And: r = a & b; break;
+      case Opcode::Or: r = a | b; break;
+      case Opcode::Xor: r = a ^ b; break;
+      case Opcode::Not: r = ~a; break;
+      case Opcode::Neg: r = 0 - a; break;
+      case Opcode::ZExt: r = a & mask_of(block.at(in.args[0]).type); break;
+      case Opcode::Trunc: r = a; break;
+      default: continue;
+    }
+    in.op = Opcode::Const;
+    in.imm = r & mask_of(in.type);
+    in.args[0] = in.args[1] = in.args[2] = kNoValue;
+  }
+}
+
+void eliminate_dead_code(Block& block) {
+  std::vector<uint32_t> uses(block.insts.size(), 0);
+  auto count = [&](Value v) {
+    if (v != kNoValue) ++uses[v];
+  };
+  for (const Inst& in : block.insts)
+    if (!in.dead)
+      for (Value a : in.args) count(a);
+  count(block.exit.cond);
+  count(block.exit.address);
+  for (size_t i = block.insts.size(); i-- > 0;) {
+    Inst& in = block.insts[i];
+    if (in.dead || uses[i] != 0 || opcode_has_side_effect(in.op)) continue;
+    in.dead = true;
+    for (Value a : in.args)
+      if (a != kNoValue) --uses[a];
+  }
+}
+
+void optimize(Block& block) {
+  forward_state(block);
+  fold_constants(block);
+  eliminate_dead_flags(block);
+  eliminate_dead_code(block);
+}
+
+}  // namespace phybin::ir

@@ -1,0 +1,27 @@
+// Optimisation passes over one block.  Each keeps instruction indices
+// stable: removed instructions are marked dead, replaced values are
+// rewritten in their users.
+#pragma once
+
+#include "ir/ir.h"
+
+namespace phybin::ir {
+
+// GetReg/GetFlag after a SetReg/SetFlag of the same register or flag in the
+// block read the written value instead (calls into C++ are barriers).
+void forward_state(Block& block);
+
+// Removes SetFlag whose flag is written again, or not live at the exit,
+// before anything reads it.
+void eliminate_dead_flags(Block& block);
+
+// Folds integer operations on constants.
+void fold_constants(Block& block);
+
+// Removes pure instructions whose values nobody uses.
+void eliminate_dead_code(Block& block);
+
+// The standard pipeline, in order.
+void optimize(Block& block);
+
+}  // namespace phybin::ir
