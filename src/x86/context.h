@@ -1,0 +1,77 @@
+// What an instruction-family handler sees while it turns one decoded x86
+// instruction into IR, and how families register their handlers.
+#pragma once
+
+#include <array>
+
+#include "common/guest_state.h"
+#include "ir/builder.h"
+#include "x86/decoder.h"
+
+namespace phybin::x86 {
+
+// Functions outside the frontend that translated code calls; the runtime
+// fills them in (the frontend must not depend on the Linux layer).
+// Every C++ function translated code calls has this shape (CallHelper).
+using HelperFn = uint64_t (*)(GuestState*, uint64_t, uint64_t);
+
+struct Hooks {
+  HelperFn syscall = nullptr;
+  // Delivers a synchronous guest signal (SIGFPE of a divide, SIGILL...);
+  // does not return when the signal kills the guest.
+  void (*raise_signal)(GuestState*, int signal) = nullptr;
+};
+
+// The last instruction that set the arithmetic flags in this block, so a
+// following jcc/setcc/cmovcc can compare its operands directly instead of
+// rebuilding the condition from individual flags.
+struct FlagSource {
+  enum Kind : uint8_t { None, Sub, Logic, Add, IncDec } kind = None;
+  ir::Type type = ir::Type::I64;
+  ir::Value a = ir::kNoValue, b = ir::kNoValue, result = ir::kNoValue;
+};
+
+struct Ctx {
+  ir::Builder& b;
+  const DecodedInsn& d;
+  const Hooks& hooks;
+  FlagSource& flags;
+  uint64_t rip;                // address of this instruction
+  uint64_t next;               // address of the next one
+  bool ends_block = false;     // set by control transfers, which fill block.exit
+  std::array<ir::Value, 4> address_cache{ir::kNoValue, ir::kNoValue, ir::kNoValue, ir::kNoValue};
+
+  const ZydisDecodedOperand& op(int i) const { return d.ops[i]; }
+  ZydisMnemonic mnemonic() const { return d.info.mnemonic; }
+  ir::Exit& exit() { return b.block().exit; }
+};
+
+// Returns false when the instruction cannot be translated (the caller then
+// reports it with its text and ISA extension).
+using Handler = bool (*)(Ctx&);
+
+class HandlerTable {
+ public:
+  void add(ZydisMnemonic m, Handler h) { table_[m] = h; }
+  Handler find(ZydisMnemonic m) const { return table_[m]; }
+
+ private:
+  std::array<Handler, ZYDIS_MNEMONIC_MAX_VALUE + 1> table_{};
+};
+
+// One registration function per family file.
+void register_alu(HandlerTable& t);
+void register_data(HandlerTable& t);
+void register_branch(HandlerTable& t);
+void register_shift(HandlerTable& t);
+void register_muldiv(HandlerTable& t);
+void register_bits(HandlerTable& t);
+void register_string(HandlerTable& t);
+void register_system(HandlerTable& t);
+void register_sse(HandlerTable& t);
+
+// String forms of the mnemonics MOVSD/CMPSD (see family_string.cpp).
+bool string_movsd(Ctx& c);
+bool string_cmpsd(Ctx& c);
+
+}  // namespace phybin::x86

@@ -1,0 +1,34 @@
+// Zydis, configured once for 64-bit user code, and what the rest of phybin
+// needs from a decoded instruction: its text and ISA extension.
+#pragma once
+
+#include <Zydis/Zydis.h>
+
+#include <cstdint>
+#include <string>
+
+namespace phybin::x86 {
+
+struct DecodedInsn {
+  ZydisDecodedInstruction info;
+  ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+  uint64_t address = 0;
+};
+
+class Decoder {
+ public:
+  Decoder();
+  // Decodes at `address`, reading at most `max_len` bytes from `code`.
+  bool decode(const uint8_t* code, size_t max_len, uint64_t address, DecodedInsn& out) const;
+  // AT&T-free Intel syntax, e.g. "vpaddd ymm2, ymm1, ymm0".
+  std::string format(const DecodedInsn& insn) const;
+
+ private:
+  ZydisDecoder decoder_;
+  ZydisFormatter formatter_;
+};
+
+const char* isa_extension_name(const DecodedInsn& insn);
+std::string bytes_hex(const uint8_t* code, size_t len);
+
+}  // namespace phybin::x86

@@ -1,0 +1,99 @@
+// Integer ALU: add, sub, adc, sbb, and, or, xor, cmp, test, inc, dec, neg, not.
+#include "x86/flags.h"
+#include "x86/operands.h"
+
+namespace phybin::x86 {
+
+using ir::Opcode;
+using ir::Type;
+using ir::Value;
+
+namespace {
+
+bool same_register_operands(const Ctx& c) {
+  return c.op(0).type == ZYDIS_OPERAND_TYPE_REGISTER && c.op(1).type == ZYDIS_OPERAND_TYPE_REGISTER &&
+         c.op(0).reg.value == c.op(1).reg.value;
+}
+
+template <Opcode kOp, bool kWriteBack>
+bool arith(Ctx& c) {
+  Type t = operand_type(c.op(0));
+  // xor r,r and sub r,r are zeroing idioms: the result does not depend on r.
+  if ((kOp == Opcode::Xor || kOp == Opcode::Sub) && same_register_operands(c)) {
+    Value zero = c.b.constant(t, 0);
+    write_operand(c, 0, zero);
+    if (kOp == Opcode::Xor) flags_logic(c, zero);
+    else flags_sub(c, zero, zero, zero);
+    return true;
+  }
+  Value a = read_operand(c, 0);
+  Value b = read_operand(c, 1);
+  Value r = c.b.binary(kOp, t, a, b);
+  if (kWriteBack) write_operand(c, 0, r);
+  switch (kOp) {
+    case Opcode::Add: flags_add(c, a, b, r); break;
+    case Opcode::Sub: flags_sub(c, a, b, r); break;
+    default: flags_logic(c, r); break;
+  }
+  return true;
+}
+
+template <bool kAdd>
+bool add_with_carry(Ctx& c) {
+  Type t = operand_type(c.op(0));
+  Value a = read_operand(c, 0);
+  Value b = read_operand(c, 1);
+  Value carry = c.b.get_flag(kCF);
+  Value carry_t = c.b.zext(t, carry);
+  Value r = kAdd ? c.b.binary(Opcode::Add, t, c.b.binary(Opcode::Add, t, a, b), carry_t)
+                 : c.b.binary(Opcode::Sub, t, c.b.binary(Opcode::Sub, t, a, b), carry_t);
+  write_operand(c, 0, r);
+  if (kAdd) flags_adc(c, a, b, carry, r);
+  else flags_sbb(c, a, b, carry, r);
+  return true;
+}
+
+template <bool kInc>
+bool inc_dec(Ctx& c) {
+  Type t = operand_type(c.op(0));
+  Value a = read_operand(c, 0);
+  Value r = c.b.binary(kInc ? Opcode::Add : Opcode::Sub, t, a, c.b.constant(t, 1));
+  write_operand(c, 0, r);
+  flags_inc_dec(c, a, r, kInc);
+  return true;
+}
+
+bool neg(Ctx& c) {
+  Type t = operand_type(c.op(0));
+  Value a = read_operand(c, 0);
+  Value r = c.b.unary(Opcode::Neg, t, a);
+  write_operand(c, 0, r);
+  flags_neg(c, a, r);
+  return true;
+}
+
+bool not_(Ctx& c) {
+  Type t = operand_type(c.op(0));
+  write_operand(c, 0, c.b.unary(Opcode::Not, t, read_operand(c, 0)));
+  return true;
+}
+
+}  // namespace
+
+void register_alu(HandlerTable& t) {
+  t.add(ZYDIS_MNEMONIC_ADD, arith<Opcode::Add, true>);
+  t.add(ZYDIS_MNEMONIC_SUB, arith<Opcode::Sub, true>);
+  t.add(ZYDIS_MNEMONIC_AND, arith<Opcode::And, true>);
+  t.add(ZYDIS_MNEMONIC_OR, arith<Opcode::Or, true>);
+  t.add(ZYDIS_MNEMONIC_XOR, arith<Opcode::Xor, true>);
+  t.add(ZYDIS_MNEMONIC_CMP, arith<Opcode::Sub, false>);
+  t.add(ZYDIS_MNEMONIC_TEST, arith<Opcode::And, false>);
+  t.add(ZYDIS_MNEMONIC_ADC, add_with_carry<true>);
+  t.add(ZYDIS_MNEMONIC_SBB, add_with_carry<false>);
+  t.add(ZYDIS_MNEMONIC_INC, inc_dec<true>);
+  t.add(ZYDIS_MNEMONIC_DEC, inc_dec<false>);
+  t.add(ZYDIS_MNEMONIC_NEG, neg);
+  t.add(ZYDIS_MNEMONIC_NOT, not_);
+}
+
+}  // namespace phybin::x86

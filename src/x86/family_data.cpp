@@ -1,0 +1,201 @@
+// Data movement: mov and its extending forms, lea, xchg, push/pop, cmovcc,
+// setcc, sign-extension of the accumulator, bswap, leave, nops, cmpxchg, xadd.
+#include "x86/flags.h"
+#include "x86/operands.h"
+
+namespace phybin::x86 {
+
+using ir::Opcode;
+using ir::Type;
+using ir::Value;
+
+namespace {
+
+bool mov(Ctx& c) {
+  if (c.op(0).type == ZYDIS_OPERAND_TYPE_REGISTER && c.op(0).reg.value >= ZYDIS_REGISTER_ES &&
+      c.op(0).reg.value <= ZYDIS_REGISTER_GS)
+    return false;  // segment register writes: not for user programs
+  if (c.op(1).type == ZYDIS_OPERAND_TYPE_REGISTER && ZydisRegisterGetClass(c.op(1).reg.value) ==
+                                                        ZYDIS_REGCLASS_SEGMENT)
+    return false;
+  write_operand(c, 0, read_operand(c, 1));
+  return true;
+}
+
+template <bool kSign>
+bool mov_extend(Ctx& c) {
+  write_operand(c, 0, read_operand_ext(c, 1, operand_type(c.op(0)), kSign));
+  return true;
+}
+
+bool lea(Ctx& c) {
+  Value addr = effective_address(c, 1);
+  write_operand(c, 0, c.b.trunc(operand_type(c.op(0)), addr));
+  return true;
+}
+
+bool xchg(Ctx& c) {
+  Value a = read_operand(c, 0);
+  Value b = read_operand(c, 1);
+  write_operand(c, 0, b);
+  write_operand(c, 1, a);
+  return true;
+}
+
+bool push(Ctx& c) {
+  if (c.op(0).size != 64 && c.op(0).type != ZYDIS_OPERAND_TYPE_IMMEDIATE) return false;
+  Value v = c.op(0).type == ZYDIS_OPERAND_TYPE_IMMEDIATE
+                ? c.b.constant(Type::I64, static_cast<uint64_t>(c.op(0).imm.value.s))
+                : read_operand(c, 0);
+  push64(c, v);
+  return true;
+}
+
+bool pop(Ctx& c) {
+  if (c.op(0).size != 64) return false;
+  Value v = pop64(c);
+  // pop [rsp+disp] addresses with the incremented RSP, which the forwarding
+  // of the SetReg above gives us for free.
+  write_operand(c, 0, v);
+  return true;
+}
+
+bool cmovcc(Ctx& c) {
+  Type t = operand_type(c.op(0));
+  Value cond = condition(c, condition_code(c));
+  Value src = read_operand(c, 1);
+  Value old = read_operand(c, 0);
+  // A 32-bit cmov writes (and zero-extends) the destination even when the
+  // condition is false.
+  write_operand(c, 0, c.b.select(t, cond, src, old));
+  return true;
+}
+
+bool setcc(Ctx& c) {
+  write_operand(c, 0, c.b.zext(Type::I8, condition(c, condition_code(c))));
+  return true;
+}
+
+// cbw/cwde/cdqe: sign-extend the lower half of the accumulator in place.
+bool extend_accumulator(Ctx& c) {
+  unsigned bits = c.d.info.operand_width;
+  Value full = c.b.get_reg(RAX);
+  Value half = c.b.trunc(type_of_size(bits / 2), full);
+  Value wide = c.b.sext(type_of_size(bits), half);
+  if (bits == 64) c.b.set_reg(RAX, wide);
+  else if (bits == 32) c.b.set_reg(RAX, c.b.zext(Type::I64, wide));
+  else c.b.set_reg(RAX, c.b.insert(Type::I64, full, wide, 0, 16));
+  return true;
+}
+
+// cwd/cdq/cqo: fill the data register with the accumulator's sign.
+bool sign_to_rdx(Ctx& c) {
+  unsigned bits = c.d.info.operand_width;
+  Type t = type_of_size(bits);
+  Value a = c.b.trunc(t, c.b.get_reg(RAX));
+  Value fill = c.b.binary(Opcode::Ashr, t, bits < 32 ? c.b.sext(Type::I32, a) : a,
+                          c.b.constant(t, bits < 32 ? 31 : bits - 1));
+  if (bits == 64) c.b.set_reg(RDX, fill);
+  else if (bits == 32) c.b.set_reg(RDX, c.b.zext(Type::I64, fill));
+  else c.b.set_reg(RDX, c.b.insert(Type::I64, c.b.get_reg(RDX), fill, 0, 16));
+  return true;
+}
+
+bool bswap(Ctx& c) {
+  Type t = operand_type(c.op(0));
+  if (t == Type::I16) {
+    write_operand(c, 0, c.b.constant(Type::I16, 0));  // 16-bit bswap is undefined; CPUs give 0
+    return true;
+  }
+  write_operand(c, 0, c.b.unary(Opcode::Bswap, t, read_operand(c, 0)));
+  return true;
+}
+
+bool leave(Ctx& c) {
+  c.b.set_reg(RSP, c.b.get_reg(RBP));
+  c.b.set_reg(RBP, pop64(c));
+  return true;
+}
+
+bool nop(Ctx&) { return true; }
+
+// Single guest thread: the compare and the store need no atomicity yet.
+bool cmpxchg(Ctx& c) {
+  Type t = operand_type(c.op(0));
+  Value dest = read_operand(c, 0);
+  Value acc = c.b.trunc(t, c.b.get_reg(RAX));
+  Value src = read_operand(c, 1);
+  flags_sub(c, acc, dest, c.b.binary(Opcode::Sub, t, acc, dest));
+  Value equal = c.b.icmp(ir::Cond::EQ, acc, dest);
+  if (c.op(0).type == ZYDIS_OPERAND_TYPE_MEMORY) {
+    // The processor always writes the destination (the old value when unequal).
+    write_operand(c, 0, c.b.select(t, equal, src, dest));
+    Value rax = c.b.get_reg(RAX);
+    Value new_acc = c.b.select(t, equal, acc, dest);
+    if (t == Type::I64) c.b.set_reg(RAX, new_acc);
+    else if (t == Type::I32) c.b.set_reg(RAX, c.b.select(Type::I64, equal, rax, c.b.zext(Type::I64, dest)));
+    else c.b.set_reg(RAX, c.b.insert(Type::I64, rax, new_acc, 0, type_bits(t)));
+    return true;
+  }
+  // Register destination: x86 writes only one of dest/RAX, but a 32-bit
+  // write zero-extends whichever it writes.
+  if (t == Type::I32) {
+    Value old_dest_full = c.b.get_reg(gpr_index(c.op(0).reg.value));
+    Value rax = c.b.get_reg(RAX);
+    c.b.set_reg(RAX, c.b.select(Type::I64, equal, rax, c.b.zext(Type::I64, dest)));
+    c.b.set_reg(gpr_index(c.op(0).reg.value),
+                c.b.select(Type::I64, equal, c.b.zext(Type::I64, src), old_dest_full));
+    return true;
+  }
+  write_operand(c, 0, c.b.select(t, equal, src, dest));
+  Value rax = c.b.get_reg(RAX);
+  c.b.set_reg(RAX, t == Type::I64 ? c.b.select(t, equal, rax, dest)
+                                  : c.b.insert(Type::I64, rax, c.b.select(t, equal, acc, dest), 0, type_bits(t)));
+  return true;
+}
+
+bool xadd(Ctx& c) {
+  Type t = operand_type(c.op(0));
+  Value a = read_operand(c, 0);
+  Value b = read_operand(c, 1);
+  Value r = c.b.binary(Opcode::Add, t, a, b);
+  write_operand(c, 1, a);
+  write_operand(c, 0, r);
+  flags_add(c, a, b, r);
+  return true;
+}
+
+}  // namespace
+
+void register_data(HandlerTable& t) {
+  t.add(ZYDIS_MNEMONIC_MOV, mov);
+  t.add(ZYDIS_MNEMONIC_MOVZX, mov_extend<false>);
+  t.add(ZYDIS_MNEMONIC_MOVSX, mov_extend<true>);
+  t.add(ZYDIS_MNEMONIC_MOVSXD, mov_extend<true>);
+  t.add(ZYDIS_MNEMONIC_LEA, lea);
+  t.add(ZYDIS_MNEMONIC_XCHG, xchg);
+  t.add(ZYDIS_MNEMONIC_PUSH, push);
+  t.add(ZYDIS_MNEMONIC_POP, pop);
+  for (int m = ZYDIS_MNEMONIC_CMOVB; m <= ZYDIS_MNEMONIC_CMOVZ; ++m) t.add(static_cast<ZydisMnemonic>(m), cmovcc);
+  for (int m = ZYDIS_MNEMONIC_SETB; m <= ZYDIS_MNEMONIC_SETZ; ++m)
+    if (m != ZYDIS_MNEMONIC_SETSSBSY) t.add(static_cast<ZydisMnemonic>(m), setcc);
+  t.add(ZYDIS_MNEMONIC_CBW, extend_accumulator);
+  t.add(ZYDIS_MNEMONIC_CWDE, extend_accumulator);
+  t.add(ZYDIS_MNEMONIC_CDQE, extend_accumulator);
+  t.add(ZYDIS_MNEMONIC_CWD, sign_to_rdx);
+  t.add(ZYDIS_MNEMONIC_CDQ, sign_to_rdx);
+  t.add(ZYDIS_MNEMONIC_CQO, sign_to_rdx);
+  t.add(ZYDIS_MNEMONIC_BSWAP, bswap);
+  t.add(ZYDIS_MNEMONIC_LEAVE, leave);
+  t.add(ZYDIS_MNEMONIC_NOP, nop);
+  t.add(ZYDIS_MNEMONIC_ENDBR64, nop);
+  t.add(ZYDIS_MNEMONIC_PREFETCHT0, nop);
+  t.add(ZYDIS_MNEMONIC_PREFETCHT1, nop);
+  t.add(ZYDIS_MNEMONIC_PREFETCHT2, nop);
+  t.add(ZYDIS_MNEMONIC_PREFETCHNTA, nop);
+  t.add(ZYDIS_MNEMONIC_PREFETCHW, nop);
+  t.add(ZYDIS_MNEMONIC_CMPXCHG, cmpxchg);
+  t.add(ZYDIS_MNEMONIC_XADD, xadd);
+}
+
+}  // namespace phybin::x86

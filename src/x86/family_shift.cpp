@@ -1,0 +1,140 @@
+// Shifts and rotates: shl/sal, shr, sar, rol, ror (rcl/rcr, shld/shrd
+// later).  A count of zero leaves every flag alone; the count is masked to
+// 5 bits (6 for 64-bit operands) whatever the operand width.
+#include "x86/flags.h"
+#include "x86/operands.h"
+
+namespace phybin::x86 {
+
+using ir::Cond;
+using ir::Opcode;
+using ir::Type;
+using ir::Value;
+
+namespace {
+
+enum class ShiftKind { Shl, Shr, Sar, Rol, Ror };
+
+struct ShiftResult {
+  Value result, cf, of;
+  bool defines_zsp;
+};
+
+// 8/16-bit operands are shifted in 32 bits so that counts up to 31 work.
+Type work_type(Type t) { return type_bits(t) < 32 ? Type::I32 : t; }
+
+Value bit_of(Ctx& c, Type t, Value v, Value pos) {
+  Value shifted = c.b.binary(Opcode::Lshr, t, v, pos);
+  return c.b.trunc(Type::I1, c.b.binary(Opcode::And, t, shifted, c.b.constant(t, 1)));
+}
+
+Value msb(Ctx& c, Value v) { return c.b.icmp(Cond::SLT, v, c.b.constant(c.b.type_of(v), 0)); }
+
+ShiftResult compute(Ctx& c, ShiftKind kind, Type t, Value a, Value count) {
+  Type w = work_type(t);
+  int bits = type_bits(t);
+  Value one = c.b.constant(w, 1);
+  Value cw = c.b.zext(w, count);
+  switch (kind) {
+    case ShiftKind::Shl: {
+      Value wide = c.b.binary(Opcode::Shl, w, c.b.zext(w, a), cw);
+      Value r = c.b.trunc(t, wide);
+      Value cf = bits < 32 ? bit_of(c, w, wide, c.b.constant(w, bits))
+                           : bit_of(c, w, a, c.b.binary(Opcode::Sub, w, c.b.constant(w, bits), cw));
+      return {r, cf, c.b.binary(Opcode::Xor, Type::I1, msb(c, r), cf), true};
+    }
+    case ShiftKind::Shr: {
+      Value za = c.b.zext(w, a);
+      Value r = c.b.trunc(t, c.b.binary(Opcode::Lshr, w, za, cw));
+      Value cf = bit_of(c, w, za, c.b.binary(Opcode::Sub, w, cw, one));
+      return {r, cf, msb(c, a), true};
+    }
+    case ShiftKind::Sar: {
+      Value sa = c.b.sext(w, a);
+      Value r = c.b.trunc(t, c.b.binary(Opcode::Ashr, w, sa, cw));
+      Value cf = c.b.trunc(Type::I1, c.b.binary(Opcode::And, w, c.b.binary(Opcode::Ashr, w, sa, c.b.binary(Opcode::Sub, w, cw, one)), one));
+      return {r, cf, c.b.constant(Type::I1, 0), true};
+    }
+    case ShiftKind::Rol:
+    case ShiftKind::Ror: {
+      Value r;
+      if (bits >= 32) {
+        Value n = kind == ShiftKind::Ror ? cw : c.b.unary(Opcode::Neg, w, cw);
+        r = c.b.binary(Opcode::Ror, w, a, n);
+      } else {
+        // Rotate within 8/16 bits: count modulo the width, then combine.
+        Value m = c.b.binary(Opcode::And, w, cw, c.b.constant(w, bits - 1));
+        Value za = c.b.zext(w, a);
+        Value left = kind == ShiftKind::Rol ? m : c.b.binary(Opcode::Sub, w, c.b.constant(w, bits), m);
+        Value right = c.b.binary(Opcode::Sub, w, c.b.constant(w, bits), left);
+        r = c.b.trunc(t, c.b.binary(Opcode::Or, w, c.b.binary(Opcode::Shl, w, za, left),
+                                    c.b.binary(Opcode::Lshr, w, za, right)));
+      }
+      if (kind == ShiftKind::Rol) {
+        Value cf = c.b.trunc(Type::I1, r);
+        return {r, cf, c.b.binary(Opcode::Xor, Type::I1, msb(c, r), cf), false};
+      }
+      Value cf = msb(c, r);
+      Value second = bit_of(c, w, c.b.zext(w, r), c.b.constant(w, bits - 2));
+      return {r, cf, c.b.binary(Opcode::Xor, Type::I1, cf, second), false};
+    }
+  }
+  return {};
+}
+
+void write_flags(Ctx& c, const ShiftResult& s) {
+  c.b.set_flag(kCF, s.cf);
+  c.b.set_flag(kOF, s.of);
+  if (s.defines_zsp) {
+    c.b.set_flag(kAF, c.b.constant(Type::I1, 0));
+    flags_zsp(c, s.result);
+  }
+}
+
+// Flags keep their old values when the (masked) count is zero.
+void write_flags_if(Ctx& c, Value nonzero, const ShiftResult& s) {
+  auto pick = [&](uint8_t bit, Value v) { c.b.set_flag(bit, c.b.select(Type::I1, nonzero, v, c.b.get_flag(bit))); };
+  pick(kCF, s.cf);
+  pick(kOF, s.of);
+  if (s.defines_zsp) {
+    pick(kAF, c.b.constant(Type::I1, 0));
+    Value r = s.result;
+    Value zero = c.b.constant(c.b.type_of(r), 0);
+    pick(kZF, c.b.icmp(Cond::EQ, r, zero));
+    pick(kSF, c.b.icmp(Cond::SLT, r, zero));
+    pick(kPF, c.b.emit(Opcode::Parity, Type::I1, r));
+  }
+}
+
+template <ShiftKind kKind>
+bool shift(Ctx& c) {
+  Type t = operand_type(c.op(0));
+  unsigned mask = t == Type::I64 ? 63 : 31;
+  Value a = read_operand(c, 0);
+  if (c.d.info.operand_count_visible < 2 || c.op(1).type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+    unsigned n = (c.d.info.operand_count_visible < 2 ? 1 : static_cast<unsigned>(c.op(1).imm.value.u)) & mask;
+    if (n == 0) return true;  // no change at all, not even to flags
+    ShiftResult s = compute(c, kKind, t, a, c.b.constant(Type::I8, n));
+    write_operand(c, 0, s.result);
+    write_flags(c, s);
+    return true;
+  }
+  Type w = work_type(t);
+  Value count = c.b.binary(Opcode::And, w, c.b.zext(w, read_gpr(c, ZYDIS_REGISTER_CL)), c.b.constant(w, mask));
+  ShiftResult s = compute(c, kKind, t, a, count);
+  write_operand(c, 0, s.result);
+  write_flags_if(c, c.b.icmp(Cond::NE, count, c.b.constant(w, 0)), s);
+  return true;
+}
+
+}  // namespace
+
+void register_shift(HandlerTable& t) {
+  t.add(ZYDIS_MNEMONIC_SHL, shift<ShiftKind::Shl>);
+  t.add(ZYDIS_MNEMONIC_SHR, shift<ShiftKind::Shr>);
+  t.add(ZYDIS_MNEMONIC_SAR, shift<ShiftKind::Sar>);
+  t.add(ZYDIS_MNEMONIC_ROL, shift<ShiftKind::Rol>);
+  t.add(ZYDIS_MNEMONIC_ROR, shift<ShiftKind::Ror>);
+}
+
+}  // namespace phybin::x86

@@ -1,0 +1,120 @@
+// System and flag-register instructions: syscall, cpuid, rdtsc, traps,
+// fences, cld/std, clc/stc/cmc, lahf/sahf, pushf/popf.
+#include <csignal>
+
+#include "x86/helpers.h"
+#include "x86/operands.h"
+
+namespace phybin::x86 {
+
+using ir::Opcode;
+using ir::Type;
+using ir::Value;
+
+namespace {
+
+bool syscall(Ctx& c) {
+  if (!c.hooks.syscall) return false;
+  c.b.call(Type::Void, reinterpret_cast<const void*>(c.hooks.syscall));
+  // The CPU leaves the return address in RCX and RFLAGS in R11.
+  c.b.set_reg(RCX, c.b.constant(Type::I64, c.next));
+  c.b.set_reg(R11, c.b.emit(Opcode::GetFlags, Type::I64));
+  return true;
+}
+
+bool cpuid(Ctx& c) {
+  c.b.call(Type::Void, reinterpret_cast<const void*>(&helper_cpuid));
+  return true;
+}
+
+bool rdtsc(Ctx& c) {
+  c.b.call(Type::Void, reinterpret_cast<const void*>(&helper_rdtsc));
+  return true;
+}
+
+// xgetbv would fault natively since CPUID has no OSXSAVE; answer XCR0 =
+// x87|SSE for programs that call it anyway.
+bool xgetbv(Ctx& c) {
+  c.b.set_reg(RAX, c.b.constant(Type::I64, 3));
+  c.b.set_reg(RDX, c.b.constant(Type::I64, 0));
+  return true;
+}
+
+template <int kSignal>
+bool trap(Ctx& c) {
+  c.b.emit(Opcode::Trap, Type::Void, ir::kNoValue, ir::kNoValue, ir::kNoValue, c.rip, kSignal);
+  c.exit() = ir::Exit{ir::ExitKind::Jump, ir::kNoValue, ir::kNoValue, c.rip, 0, 0};
+  c.ends_block = true;
+  return true;
+}
+
+bool nop(Ctx&) { return true; }
+
+template <uint8_t kBit, int kValue>
+bool set_flag_const(Ctx& c) {
+  c.b.set_flag(kBit, c.b.constant(Type::I1, kValue));
+  return true;
+}
+
+bool cmc(Ctx& c) {
+  c.b.set_flag(kCF, c.b.binary(Opcode::Xor, Type::I1, c.b.get_flag(kCF), c.b.constant(Type::I1, 1)));
+  return true;
+}
+
+constexpr uint64_t kWritableFlags = kArithFlags | kFlagMask(kDF);
+constexpr uint64_t kFixedFlags = 0x202;  // bit 1 is always set, IF is on in user mode
+
+bool pushf(Ctx& c) {
+  if (c.d.info.operand_width != 64) return false;
+  push64(c, c.b.emit(Opcode::GetFlags, Type::I64));
+  return true;
+}
+
+bool popf(Ctx& c) {
+  if (c.d.info.operand_width != 64) return false;
+  Value v = c.b.binary(Opcode::And, Type::I64, pop64(c), c.b.constant(Type::I64, kWritableFlags));
+  c.b.emit(Opcode::SetFlags, Type::Void, c.b.binary(Opcode::Or, Type::I64, v, c.b.constant(Type::I64, kFixedFlags)));
+  return true;
+}
+
+bool lahf(Ctx& c) {
+  Value low = c.b.trunc(Type::I8, c.b.emit(Opcode::GetFlags, Type::I64));
+  c.b.set_reg(RAX, c.b.insert(Type::I64, c.b.get_reg(RAX), low, 8, 8));
+  return true;
+}
+
+bool sahf(Ctx& c) {
+  Value ah = c.b.extract(c.b.get_reg(RAX), 8, 8);
+  for (uint8_t bit : {kCF, kPF, kAF, kZF, kSF}) c.b.set_flag(bit, c.b.extract(ah, bit, 1));
+  return true;
+}
+
+}  // namespace
+
+void register_system(HandlerTable& t) {
+  t.add(ZYDIS_MNEMONIC_SYSCALL, syscall);
+  t.add(ZYDIS_MNEMONIC_CPUID, cpuid);
+  t.add(ZYDIS_MNEMONIC_RDTSC, rdtsc);
+  t.add(ZYDIS_MNEMONIC_XGETBV, xgetbv);
+  t.add(ZYDIS_MNEMONIC_UD2, trap<SIGILL>);
+  t.add(ZYDIS_MNEMONIC_UD0, trap<SIGILL>);
+  t.add(ZYDIS_MNEMONIC_UD1, trap<SIGILL>);
+  t.add(ZYDIS_MNEMONIC_INT3, trap<SIGTRAP>);
+  t.add(ZYDIS_MNEMONIC_HLT, trap<SIGSEGV>);  // privileged: #GP in user mode
+  t.add(ZYDIS_MNEMONIC_PAUSE, nop);
+  // One guest thread: program order is all the ordering there is.
+  t.add(ZYDIS_MNEMONIC_LFENCE, nop);
+  t.add(ZYDIS_MNEMONIC_MFENCE, nop);
+  t.add(ZYDIS_MNEMONIC_SFENCE, nop);
+  t.add(ZYDIS_MNEMONIC_CLD, set_flag_const<kDF, 0>);
+  t.add(ZYDIS_MNEMONIC_STD, set_flag_const<kDF, 1>);
+  t.add(ZYDIS_MNEMONIC_CLC, set_flag_const<kCF, 0>);
+  t.add(ZYDIS_MNEMONIC_STC, set_flag_const<kCF, 1>);
+  t.add(ZYDIS_MNEMONIC_CMC, cmc);
+  t.add(ZYDIS_MNEMONIC_PUSHFQ, pushf);
+  t.add(ZYDIS_MNEMONIC_POPFQ, popf);
+  t.add(ZYDIS_MNEMONIC_LAHF, lahf);
+  t.add(ZYDIS_MNEMONIC_SAHF, sahf);
+}
+
+}  // namespace phybin::x86

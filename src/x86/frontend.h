@@ -1,0 +1,41 @@
+// The x86-64 frontend: decodes one guest block with Zydis and turns it into
+// IR through the per-family handlers.
+#pragma once
+
+#include <string>
+
+#include "ir/ir.h"
+#include "x86/context.h"
+#include "x86/decoder.h"
+
+namespace phybin::x86 {
+
+class Frontend {
+ public:
+  explicit Frontend(const Hooks& hooks);
+
+  // Translates the block starting at `rip` (guest memory is readable at the
+  // same host address), at most `max_insns` instructions.  Throws
+  // Error(PHYBIN_ERR_ILLEGAL_INSTR) when the first instruction is one phybin
+  // cannot translate; a later one just ends the block before it.
+  ir::Block translate(uint64_t rip, unsigned max_insns) const;
+
+  // Guest code of [start, end) as text, one instruction a line.
+  std::string disassemble(uint64_t start, uint64_t end) const;
+
+  // True when the instruction at `rip` decodes and has a handler.
+  bool can_translate(const DecodedInsn& insn) const;
+  const Decoder& decoder() const { return decoder_; }
+
+ private:
+  bool translate_one(ir::Builder& b, const DecodedInsn& insn, FlagSource& flags, bool& ends) const;
+  uint64_t flags_read_after(uint64_t rip) const;
+  void set_exit_liveness(ir::Block& block) const;
+  [[noreturn]] void report_untranslatable(const DecodedInsn& insn, const uint8_t* code) const;
+
+  Decoder decoder_;
+  HandlerTable handlers_;
+  Hooks hooks_;
+};
+
+}  // namespace phybin::x86

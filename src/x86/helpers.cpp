@@ -1,0 +1,242 @@
+#include "x86/helpers.h"
+
+#include <csignal>
+#include <cstring>
+#include <ctime>
+
+namespace phybin::x86 {
+
+namespace {
+
+Hooks g_hooks;
+
+[[noreturn]] void divide_error(GuestState* s) {
+  g_hooks.raise_signal(s, SIGFPE);
+  __builtin_unreachable();
+}
+
+uint64_t width_mask(unsigned bytes) { return bytes == 8 ? ~uint64_t{0} : (uint64_t{1} << (bytes * 8)) - 1; }
+
+uint64_t load_n(uint64_t addr, unsigned size) {
+  uint64_t v = 0;
+  std::memcpy(&v, reinterpret_cast<const void*>(addr), size);
+  return v;
+}
+
+void store_n(uint64_t addr, uint64_t v, unsigned size) { std::memcpy(reinterpret_cast<void*>(addr), &v, size); }
+
+// Flags of `a - b` in `size` bytes, as CMP sets them.
+uint64_t sub_flags(uint64_t a, uint64_t b, unsigned size) {
+  unsigned bits = size * 8;
+  uint64_t m = width_mask(size);
+  a &= m;
+  b &= m;
+  uint64_t r = (a - b) & m;
+  uint64_t sign = uint64_t{1} << (bits - 1);
+  uint64_t f = 0;
+  if (a < b) f |= kFlagMask(kCF);
+  if (!__builtin_parity(static_cast<unsigned>(r & 0xff))) f |= kFlagMask(kPF);
+  if ((a ^ b ^ r) & 0x10) f |= kFlagMask(kAF);
+  if (r == 0) f |= kFlagMask(kZF);
+  if (r & sign) f |= kFlagMask(kSF);
+  if ((a ^ b) & (a ^ r) & sign) f |= kFlagMask(kOF);
+  return f;
+}
+
+void set_arith_flags(GuestState* s, uint64_t f) { s->rflags = (s->rflags & ~kArithFlags) | f; }
+
+void write_acc(GuestState* s, uint64_t v, unsigned size) {
+  uint64_t& rax = s->gpr[RAX];
+  if (size == 8) rax = v;
+  else if (size == 4) rax = v & 0xffffffff;
+  else rax = (rax & ~width_mask(size)) | (v & width_mask(size));
+}
+
+}  // namespace
+
+void set_helper_hooks(const Hooks& hooks) { g_hooks = hooks; }
+
+uint64_t helper_string(GuestState* s, uint64_t op, uint64_t) {
+  auto kind = static_cast<StringOp::Kind>(op & 0xff);
+  auto rep = static_cast<StringOp::RepKind>((op >> 8) & 0xff);
+  unsigned size = static_cast<unsigned>(op >> 16);
+  int64_t step = (s->rflags & kFlagMask(kDF)) ? -int64_t(size) : int64_t(size);
+  uint64_t& rsi = s->gpr[RSI];
+  uint64_t& rdi = s->gpr[RDI];
+  uint64_t& rcx = s->gpr[RCX];
+  // Fast paths for the forms memcpy/memset use: forward, non-overlapping.
+  if (rep != StringOp::None && step > 0 && kind == StringOp::Stos && size == 1) {
+    std::memset(reinterpret_cast<void*>(rdi), static_cast<int>(s->gpr[RAX] & 0xff), rcx);
+    rdi += rcx;
+    rcx = 0;
+    return 0;
+  }
+  if (rep != StringOp::None && step > 0 && kind == StringOp::Movs &&
+      (rdi + rcx * size <= rsi || rsi + rcx * size <= rdi)) {
+    std::memcpy(reinterpret_cast<void*>(rdi), reinterpret_cast<const void*>(rsi), rcx * size);
+    rdi += rcx * size;
+    rsi += rcx * size;
+    rcx = 0;
+    return 0;
+  }
+  while (rep == StringOp::None || rcx != 0) {
+    bool stop = false;
+    switch (kind) {
+      case StringOp::Movs: store_n(rdi, load_n(rsi, size), size); rsi += step; rdi += step; break;
+      case StringOp::Stos: store_n(rdi, s->gpr[RAX], size); rdi += step; break;
+      case StringOp::Lods: write_acc(s, load_n(rsi, size), size); rsi += step; break;
+      case StringOp::Cmps: {
+        uint64_t f = sub_flags(load_n(rsi, size), load_n(rdi, size), size);
+        set_arith_flags(s, f);
+        rsi += step;
+        rdi += step;
+        stop = (rep == StringOp::RepE && !(f & kFlagMask(kZF))) || (rep == StringOp::RepNE && (f & kFlagMask(kZF)));
+        break;
+      }
+      case StringOp::Scas: {
+        uint64_t f = sub_flags(s->gpr[RAX], load_n(rdi, size), size);
+        set_arith_flags(s, f);
+        rdi += step;
+        stop = (rep == StringOp::RepE && !(f & kFlagMask(kZF))) || (rep == StringOp::RepNE && (f & kFlagMask(kZF)));
+        break;
+      }
+    }
+    if (rep == StringOp::None) break;
+    --rcx;
+    if (stop) break;
+  }
+  return 0;
+}
+
+uint64_t helper_div(GuestState* s, uint64_t divisor, uint64_t kind) {
+  unsigned bits = kind & 0xff;
+  bool is_signed = kind & 0x100;
+  if (divisor == 0) divide_error(s);
+  uint64_t& rax = s->gpr[RAX];
+  uint64_t& rdx = s->gpr[RDX];
+  if (bits == 8) {
+    uint16_t dividend = static_cast<uint16_t>(rax);
+    uint64_t q, r;
+    if (is_signed) {
+      int32_t n = static_cast<int16_t>(dividend), d = static_cast<int8_t>(divisor);
+      int32_t qs = n / d;
+      if (qs > 127 || qs < -128) divide_error(s);
+      q = static_cast<uint8_t>(qs);
+      r = static_cast<uint8_t>(n % d);
+    } else {
+      uint32_t d = divisor & 0xff;
+      if (dividend / d > 0xff) divide_error(s);
+      q = dividend / d;
+      r = dividend % d;
+    }
+    rax = (rax & ~uint64_t{0xffff}) | (r << 8) | q;
+    return 0;
+  }
+  uint64_t m = width_mask(bits / 8);
+  unsigned __int128 n = (static_cast<unsigned __int128>(rdx & m) << bits) | (rax & m);
+  if (bits == 64) n = (static_cast<unsigned __int128>(rdx) << 64) | rax;
+  uint64_t q, r;
+  if (is_signed) {
+    __int128 sn = bits == 64 ? static_cast<__int128>(n)
+                             : static_cast<__int128>(static_cast<int64_t>(static_cast<uint64_t>(n) << (64 - 2 * bits)) >>
+                                                     (64 - 2 * bits));
+    __int128 sd = static_cast<int64_t>(divisor << (64 - bits)) >> (64 - bits);
+    __int128 limit = static_cast<__int128>(1) << (bits - 1);
+    // INT128_MIN / -1 overflows the C++ division itself: only 64-bit can reach it.
+    if (sd == -1 && static_cast<unsigned __int128>(sn) == static_cast<unsigned __int128>(1) << 127)
+      divide_error(s);
+    __int128 sq = sn / sd;
+    if (sq >= limit || sq < -limit) divide_error(s);
+    q = static_cast<uint64_t>(sq) & m;
+    r = static_cast<uint64_t>(sn % sd) & m;
+  } else {
+    uint64_t d = divisor & m;
+    unsigned __int128 uq = n / d;
+    if (uq > m) divide_error(s);
+    q = static_cast<uint64_t>(uq);
+    r = static_cast<uint64_t>(n % d);
+  }
+  if (bits == 16) {
+    rax = (rax & ~uint64_t{0xffff}) | q;
+    rdx = (rdx & ~uint64_t{0xffff}) | r;
+  } else {
+    rax = q;
+    rdx = r;
+  }
+  return 0;
+}
+
+namespace {
+
+struct CpuidResult {
+  uint32_t a, b, c, d;
+};
+
+// CPUID.1:EDX: FPU TSC CX8 CMOV MMX FXSR SSE SSE2 — the x86-64 baseline
+// glibc checks for.  Nothing beyond what phybin translates.
+constexpr uint32_t kLeaf1Edx = (1u << 0) | (1u << 4) | (1u << 8) | (1u << 15) | (1u << 23) | (1u << 24) |
+                               (1u << 25) | (1u << 26);
+constexpr uint32_t kLeaf1Ecx = 0;
+
+uint32_t chars(const char* s) {
+  uint32_t v;
+  std::memcpy(&v, s, 4);
+  return v;
+}
+
+// Deterministic cache description (leaf 4) so glibc sizes its memcpy
+// thresholds sensibly: 32K L1d/L1i, 1M L2, 8M L3, 64-byte lines.
+CpuidResult cache_leaf(uint32_t sub) {
+  struct Level {
+    uint32_t type, level, ways, size;
+  };
+  static const Level kLevels[] = {{1, 1, 8, 32 << 10}, {2, 1, 8, 32 << 10}, {3, 2, 16, 1 << 20}, {3, 3, 16, 8 << 20}};
+  if (sub >= 4) return {0, 0, 0, 0};
+  const Level& l = kLevels[sub];
+  uint32_t sets = l.size / (l.ways * 64);
+  return {l.type | (l.level << 5) | (1u << 8), ((l.ways - 1) << 22) | 63, sets - 1, 0};
+}
+
+CpuidResult cpuid(uint32_t leaf, uint32_t sub) {
+  static const char kBrand[] = "phybin x86-64 on AArch64                        ";
+  switch (leaf) {
+    case 0: return {7, chars("Genu"), chars("ntel"), chars("ineI")};
+    case 1: return {0x000306A9, 0x00010800, kLeaf1Ecx, kLeaf1Edx};  // family 6, 1 logical CPU
+    case 2: return {0x0000FF01, 0, 0, 0};                           // "use leaf 4"
+    case 4: return cache_leaf(sub);
+    case 0x80000000: return {0x80000008, 0, 0, 0};
+    case 0x80000001: return {0, 0, 1u /*LAHF*/, (1u << 11) | (1u << 20) | (1u << 29)};
+    case 0x80000002:
+    case 0x80000003:
+    case 0x80000004: {
+      const char* p = kBrand + (leaf - 0x80000002) * 16;
+      return {chars(p), chars(p + 4), chars(p + 8), chars(p + 12)};
+    }
+    case 0x80000008: return {0x3030, 0, 0, 0};  // 48-bit addresses
+    default: return {0, 0, 0, 0};
+  }
+}
+
+}  // namespace
+
+uint32_t cpuid_leaf1_edx() { return kLeaf1Edx; }
+
+uint64_t helper_cpuid(GuestState* s, uint64_t, uint64_t) {
+  CpuidResult r = cpuid(static_cast<uint32_t>(s->gpr[RAX]), static_cast<uint32_t>(s->gpr[RCX]));
+  s->gpr[RAX] = r.a;
+  s->gpr[RBX] = r.b;
+  s->gpr[RCX] = r.c;
+  s->gpr[RDX] = r.d;
+  return 0;
+}
+
+uint64_t helper_rdtsc(GuestState* s, uint64_t, uint64_t) {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  uint64_t t = static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
+  s->gpr[RAX] = t & 0xffffffff;
+  s->gpr[RDX] = t >> 32;
+  return 0;
+}
+
+}  // namespace phybin::x86

@@ -1,0 +1,30 @@
+// C++ implementations of x86 instructions too rare or too irregular to be
+// worth inline code: they run on the guest state in memory and are called
+// from translated code through CallHelper (signature HelperFn).
+#pragma once
+
+#include "x86/context.h"
+
+namespace phybin::x86 {
+
+void set_helper_hooks(const Hooks& hooks);
+
+// a = packed StringOp (see below), b unused.
+uint64_t helper_string(GuestState* s, uint64_t op, uint64_t);
+struct StringOp {
+  enum Kind : uint8_t { Movs, Stos, Lods, Cmps, Scas };
+  enum RepKind : uint8_t { None, Rep, RepE, RepNE };
+  static uint64_t pack(Kind k, RepKind r, unsigned size) { return k | (r << 8) | (uint64_t{size} << 16); }
+};
+
+// Unsigned/signed division of RDX:RAX (or AX / DX:AX / EDX:EAX) by `divisor`;
+// b = operand bits | 0x100 when signed.  Raises SIGFPE like the CPU's #DE.
+uint64_t helper_div(GuestState* s, uint64_t divisor, uint64_t kind);
+
+uint64_t helper_cpuid(GuestState* s, uint64_t, uint64_t);
+uint64_t helper_rdtsc(GuestState* s, uint64_t, uint64_t);
+
+// CPUID.1:EDX as advertised (the loader puts it in AT_HWCAP).
+uint32_t cpuid_leaf1_edx();
+
+}  // namespace phybin::x86

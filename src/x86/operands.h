@@ -1,0 +1,31 @@
+// Reading and writing x86 operands as IR values: register views (AL, AH,
+// AX, EAX), memory operands with every addressing form, immediates.
+#pragma once
+
+#include "x86/context.h"
+
+namespace phybin::x86 {
+
+ir::Type type_of_size(unsigned bits);
+ir::Type operand_type(const ZydisDecodedOperand& op);
+
+// Guest GPR number (0..15) of a general-purpose register of any width.
+uint8_t gpr_index(ZydisRegister reg);
+bool is_high_byte(ZydisRegister reg);
+
+ir::Value effective_address(Ctx& c, int index);
+ir::Value read_operand(Ctx& c, int index);
+// Reads operand `index` and widens it to `to` with sign or zero extension.
+ir::Value read_operand_ext(Ctx& c, int index, ir::Type to, bool sign);
+void write_operand(Ctx& c, int index, ir::Value v);
+
+// Register access by Zydis register, with x86's partial-write rules:
+// 32-bit writes zero the upper half, 8/16-bit writes merge.
+ir::Value read_gpr(Ctx& c, ZydisRegister reg);
+void write_gpr(Ctx& c, ZydisRegister reg, ir::Value v);
+
+// Helpers for the stack.
+void push64(Ctx& c, ir::Value v);
+ir::Value pop64(Ctx& c);
+
+}  // namespace phybin::x86
