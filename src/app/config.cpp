@@ -1,0 +1,43 @@
+#include "app/config.h"
+
+#include <cstdlib>
+
+#include "common/error.h"
+
+namespace phybin::app {
+
+size_t parse_size(const std::string& text, const char* name) {
+  char* end = nullptr;
+  unsigned long long n = std::strtoull(text.c_str(), &end, 10);
+  size_t unit = 1u << 20;
+  std::string suffix = end ? end : "";
+  if (suffix == "K" || suffix == "k") unit = 1u << 10;
+  else if (suffix == "G" || suffix == "g") unit = 1u << 30;
+  else if (!suffix.empty() && suffix != "M" && suffix != "m") n = 0;
+  if (text.empty() || end == text.c_str() || n == 0 || n > (1ull << 40) / unit)
+    throw Error(ErrorCode::PHYBIN_ERR_USAGE,
+                std::string(name) + "='" + text + "' is not a size: give megabytes (64) or a K/M/G suffix (512K)");
+  return static_cast<size_t>(n) * unit;
+}
+
+Settings read_settings() {
+  Settings s;
+  if (const char* v = std::getenv("PHYBIN_CACHE_SIZE")) {
+    s.cache_bytes = parse_size(v, "PHYBIN_CACHE_SIZE");
+    s.cache_source = "PHYBIN_CACHE_SIZE";
+    // Block-to-block branches reach +-128 MiB: the cache must fit in that.
+    if (s.cache_bytes > (120u << 20))
+      throw Error(ErrorCode::PHYBIN_ERR_USAGE, "PHYBIN_CACHE_SIZE is at most 120 (MiB)");
+  }
+  if (const char* v = std::getenv("PHYBIN_LOG_LEVEL")) {
+    char* end = nullptr;
+    long level = std::strtol(v, &end, 10);
+    if (*v == '\0' || *end != '\0' || level < 0 || level > 3)
+      throw Error(ErrorCode::PHYBIN_ERR_USAGE, std::string("PHYBIN_LOG_LEVEL='") + v + "' must be 0, 1, 2 or 3");
+    s.log_level = static_cast<int>(level);
+  }
+  if (const char* v = std::getenv("PHYBIN_LOG_FILE")) s.log_file = v;
+  return s;
+}
+
+}  // namespace phybin::app

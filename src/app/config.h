@@ -1,0 +1,23 @@
+// phybin's settings: built-in defaults overridden by PHYBIN_* environment
+// variables.  Each setting remembers where its value came from.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace phybin::app {
+
+struct Settings {
+  size_t cache_bytes = 64u << 20;
+  int log_level = 0;
+  std::string log_file;
+  std::string cache_source = "default";
+};
+
+// Throws Error(PHYBIN_ERR_USAGE) on a malformed value.
+Settings read_settings();
+
+// "64" -> 64 MiB, "512K" -> 512 KiB, "1M"/"1G" as said.
+size_t parse_size(const std::string& text, const char* name);
+
+}  // namespace phybin::app

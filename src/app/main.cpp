@@ -1,0 +1,108 @@
+// phybin's command line: `phybin [run] PROG [ARGS...]`.
+#include <unistd.h>
+
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "app/config.h"
+#include "common/error.h"
+#include "common/log.h"
+#include "elf/elf_reader.h"
+#include "elf/initial_stack.h"
+#include "elf/loader.h"
+#include "linux/syscalls.h"
+#include "runtime/runtime.h"
+#include "x86/helpers.h"
+
+extern char** environ;
+
+namespace phybin::app {
+namespace {
+
+void usage(FILE* out) {
+  std::fprintf(out,
+               "usage: phybin [run] PROGRAM [ARGS...]   run an x86-64 Linux program\n"
+               "       phybin --help | --version\n"
+               "settings (environment): PHYBIN_CACHE_SIZE (MiB, or 512K), PHYBIN_LOG_LEVEL (0-3),\n"
+               "PHYBIN_LOG_FILE. Error codes are listed in phybin's README.\n");
+}
+
+std::string absolute_path(const std::string& path) {
+  char buf[PATH_MAX];
+  if (realpath(path.c_str(), buf)) return buf;
+  return path;
+}
+
+void flush_logs(int) { std::fflush(nullptr); }
+
+[[noreturn]] void run_program(const Settings& settings, const std::vector<std::string>& guest_argv) {
+  const std::string& path = guest_argv[0];
+  elf::ElfInfo info = elf::inspect_elf(path);
+  elf::require_static(info);
+  elf::LoadedImage image = elf::load_image(info);
+  logf(LogLevel::Info, "phybin: loaded %s (%s) at %#llx..%#llx", path.c_str(), elf::kind_name(info.kind),
+       static_cast<unsigned long long>(image.low), static_cast<unsigned long long>(image.high));
+
+  std::vector<std::string> envp;
+  for (char** e = environ; *e; ++e) envp.emplace_back(*e);
+  elf::StackOptions stack;
+  stack.hwcap = x86::cpuid_leaf1_edx();
+  stack.execfn = path;
+  uint64_t rsp = elf::build_initial_stack(image, guest_argv, envp, stack);
+
+  sys::ProcessConfig process;
+  process.guest_exe_path = absolute_path(path);
+  process.initial_brk = image.brk_start;
+  process.before_exit = &flush_logs;
+  sys::init_process(process);
+
+  static GuestState state;
+  state.rip = image.entry;
+  state.gpr[RSP] = rsp;
+  state.rflags = 0x202;
+  state.mxcsr = 0x1f80;
+  state.fcw = 0x37f;
+
+  runtime::RuntimeOptions options;
+  options.cache_bytes = settings.cache_bytes;
+  static runtime::Runtime rt(options);
+  rt.run(state);
+  std::_Exit(0);
+}
+
+int main_impl(int argc, char** argv) {
+  Settings settings = read_settings();
+  log_configure(settings.log_level, settings.log_file);
+  int first = 1;
+  if (first < argc && std::strcmp(argv[first], "run") == 0) ++first;
+  if (first >= argc) {
+    usage(stderr);
+    throw Error(ErrorCode::PHYBIN_ERR_USAGE, "no program given");
+  }
+  std::string arg = argv[first];
+  if (arg == "--help" || arg == "-h") {
+    usage(stdout);
+    return 0;
+  }
+  if (arg == "--version") {
+    std::printf("phybin 0.1\n");
+    return 0;
+  }
+  std::vector<std::string> guest_argv(argv + first, argv + argc);
+  run_program(settings, guest_argv);
+}
+
+}  // namespace
+}  // namespace phybin::app
+
+int main(int argc, char** argv) {
+  try {
+    return phybin::app::main_impl(argc, argv);
+  } catch (const phybin::Error& e) {
+    phybin::fatal(e.code(), e.what());
+  }
+}

@@ -1,0 +1,50 @@
+// IR -> AArch64.  Compiles one optimised ir::Block into the code cache and
+// generates the fixed stubs translated code needs to enter and leave.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "arm64/emitter.h"
+#include "common/guest_state.h"
+#include "ir/ir.h"
+
+namespace phybin::arm64 {
+
+// Host features chosen once at start-up (from HWCAP).
+struct HostFeatures {
+  bool lse = false;
+  bool crypto = false;
+};
+
+struct Stubs {
+  // void enter(GuestState*, const void* code): runs translated code until a
+  // block leaves to the dispatcher; returns then.
+  void (*enter)(GuestState*, const void* code) = nullptr;
+  // Where blocks go when they leave: x17 = guest target, x16 = address of
+  // the branch to patch for linking (0 when not linkable).
+  const uint32_t* exit = nullptr;
+};
+
+struct BackendConfig {
+  Stubs stubs;
+  void (*raise_signal)(GuestState*, int) = nullptr;
+  HostFeatures host;
+  uint64_t lookup_mask = 0;  // indirect-branch table entries - 1
+};
+
+// Thrown when a block needs more registers than the allocator has; the
+// caller retranslates with fewer guest instructions.
+struct BlockTooComplex : std::runtime_error {
+  BlockTooComplex() : std::runtime_error("block too complex for the register allocator") {}
+};
+
+// Generates the stubs at the assembler's cursor.
+Stubs emit_stubs(Assembler& a);
+
+// Emits `block` at the assembler's cursor.  Returns false when the
+// assembler ran out of space (the caller flushes the cache and retries).
+bool compile_block(const ir::Block& block, Assembler& a, const BackendConfig& config);
+
+}  // namespace phybin::arm64

@@ -1,0 +1,175 @@
+// Helper calls, traps, block exits (with linkable branches and the inline
+// indirect-branch lookup) and the enter/exit stubs.
+#include <cstddef>
+
+#include "arm64/compiler.h"
+
+namespace phybin::arm64 {
+
+using ir::Inst;
+using ir::Opcode;
+using ir::Type;
+using ir::Value;
+using regmap::kState;
+using regmap::kTmp0;
+using regmap::kTmp1;
+
+namespace {
+
+constexpr int64_t kOffRip = offsetof(GuestState, rip);
+constexpr int64_t kOffFlags = offsetof(GuestState, rflags);
+constexpr int64_t kOffXmm = offsetof(GuestState, xmm);
+constexpr int64_t kOffHostSp = offsetof(GuestState, host_sp);
+constexpr int64_t kOffLookup = offsetof(GuestState, lookup_table);
+constexpr int64_t kOffExitLink = offsetof(GuestState, exit_link);
+
+void emit_save_guest(Assembler& a) {
+  for (unsigned i = 0; i < 16; i += 2)
+    a.stp(Size::X, regmap::kGuestGpr[i], regmap::kGuestGpr[i + 1], mem(kState, static_cast<int64_t>(i) * 8));
+  a.str(Size::X, regmap::kFlags, mem(kState, kOffFlags));
+  for (unsigned i = 0; i < 16; i += 2)
+    a.stp(FSize::Q, regmap::guest_xmm(i), regmap::guest_xmm(i + 1), mem(kState, kOffXmm + i * 16));
+}
+
+void emit_load_guest(Assembler& a) {
+  for (unsigned i = 0; i < 16; i += 2)
+    a.ldp(Size::X, regmap::kGuestGpr[i], regmap::kGuestGpr[i + 1], mem(kState, static_cast<int64_t>(i) * 8));
+  a.ldr(Size::X, regmap::kFlags, mem(kState, kOffFlags));
+  for (unsigned i = 0; i < 16; i += 2)
+    a.ldp(FSize::Q, regmap::guest_xmm(i), regmap::guest_xmm(i + 1), mem(kState, kOffXmm + i * 16));
+}
+
+}  // namespace
+
+Stubs emit_stubs(Assembler& a) {
+  Stubs stubs;
+  // enter(GuestState* x0, const void* code x1)
+  stubs.enter = reinterpret_cast<void (*)(GuestState*, const void*)>(a.cursor());
+  a.stp(Size::X, x29, x30, mem_pre(sp, -160));
+  a.stp(Size::X, x19, x20, mem(sp, 16));
+  a.stp(Size::X, x21, x22, mem(sp, 32));
+  a.stp(Size::X, x23, x24, mem(sp, 48));
+  a.stp(Size::X, x25, x26, mem(sp, 64));
+  a.stp(Size::X, x27, x28, mem(sp, 80));
+  a.stp(FSize::D, v8, v9, mem(sp, 96));
+  a.stp(FSize::D, v10, v11, mem(sp, 112));
+  a.stp(FSize::D, v12, v13, mem(sp, 128));
+  a.stp(FSize::D, v14, v15, mem(sp, 144));
+  a.mov(Size::X, kState, x0);
+  a.mov_sp(kTmp0, sp);
+  a.str(Size::X, kTmp0, mem(kState, kOffHostSp));
+  emit_load_guest(a);
+  a.br(x1);
+
+  // exit: x17 = next guest RIP, x16 = branch site to link (or 0).
+  stubs.exit = a.cursor();
+  a.str(Size::X, kTmp1, mem(kState, kOffRip));
+  a.str(Size::X, kTmp0, mem(kState, kOffExitLink));
+  emit_save_guest(a);
+  a.ldr(Size::X, kTmp0, mem(kState, kOffHostSp));
+  a.mov_sp(sp, kTmp0);
+  a.ldp(Size::X, x19, x20, mem(sp, 16));
+  a.ldp(Size::X, x21, x22, mem(sp, 32));
+  a.ldp(Size::X, x23, x24, mem(sp, 48));
+  a.ldp(Size::X, x25, x26, mem(sp, 64));
+  a.ldp(Size::X, x27, x28, mem(sp, 80));
+  a.ldp(FSize::D, v8, v9, mem(sp, 96));
+  a.ldp(FSize::D, v10, v11, mem(sp, 112));
+  a.ldp(FSize::D, v12, v13, mem(sp, 128));
+  a.ldp(FSize::D, v14, v15, mem(sp, 144));
+  a.ldp(Size::X, x29, x30, mem_post(sp, 160));
+  a.ret();
+  return stubs;
+}
+
+void BlockCompiler::save_guest_state() { emit_save_guest(a_); }
+void BlockCompiler::load_guest_state() { emit_load_guest(a_); }
+
+void BlockCompiler::call_host(uint64_t fn) {
+  a_.mov_imm(Size::X, regmap::kTmp2, fn);
+  a_.blr(regmap::kTmp2);
+}
+
+void BlockCompiler::lower_call(Value v) {
+  const Inst& in = b_.at(v);
+  evacuate_all_guest(v);
+  preserve_caller_saved(v);
+  // Arguments go through the temporaries: they may sit in x1/x2 themselves.
+  if (in.args[0] != ir::kNoValue) a_.mov(Size::X, kTmp0, use(in.args[0], kTmp0));
+  if (in.args[1] != ir::kNoValue) a_.mov(Size::X, kTmp1, use(in.args[1], kTmp1));
+  save_guest_state();
+  a_.mov(Size::X, x0, kState);
+  a_.mov(Size::X, x1, kTmp0);
+  a_.mov(Size::X, x2, kTmp1);
+  call_host(in.imm);
+  if (in.type != Type::Void) a_.mov(Size::X, kTmp0, x0);
+  load_guest_state();
+  if (in.type != Type::Void) a_.mov(Size::X, def_gpr(v), kTmp0);
+}
+
+void BlockCompiler::lower_trap(Value v) {
+  const Inst& in = b_.at(v);
+  a_.mov_imm(Size::X, kTmp0, in.imm);
+  a_.str(Size::X, kTmp0, mem(kState, kOffRip));
+  save_guest_state();
+  a_.mov(Size::X, x0, kState);
+  a_.mov_imm(Size::W, x1, in.aux);
+  call_host(reinterpret_cast<uint64_t>(cfg_.raise_signal));
+  load_guest_state();
+}
+
+// A linkable exit: the first branch goes to the code right after it until
+// the runtime patches it to jump straight to the target block.
+void BlockCompiler::exit_to(uint64_t target) {
+  uint32_t* site = a_.cursor();
+  Label stub;
+  a_.b(stub);
+  a_.bind(stub);
+  a_.mov_imm(Size::X, kTmp1, target);
+  a_.adr(kTmp0, site);
+  a_.b(cfg_.stubs.exit);
+}
+
+// Looks the guest target up in the indirect-branch table inline; only a
+// miss goes back to the dispatcher.
+void BlockCompiler::exit_indirect(Reg target) {
+  if (target != kTmp1) a_.mov(Size::X, kTmp1, target);
+  a_.ldr(Size::X, x0, mem(kState, kOffLookup));
+  a_.and_(Size::X, x1, kTmp1, cfg_.lookup_mask);
+  a_.add(Size::X, x0, x0, x1, Shift::LSL, 4);
+  a_.ldp(Size::X, x1, x2, mem(x0, 0));
+  a_.cmp(Size::X, x1, kTmp1);
+  Label miss;
+  a_.b(Cond::NE, miss);
+  a_.br(x2);
+  a_.bind(miss);
+  a_.movz(Size::X, kTmp0, 0);
+  a_.b(cfg_.stubs.exit);
+}
+
+void BlockCompiler::lower_exit() {
+  const ir::Exit& e = b_.exit;
+  switch (e.kind) {
+    case ir::ExitKind::Jump: exit_to(e.target); return;
+    case ir::ExitKind::Branch: {
+      Label taken;
+      if (fused_cond_ != ir::kNoValue) {
+        lower_icmp(fused_cond_, true);
+        a_.b(fused_arm_cond_, taken);
+      } else if (is_const(e.cond)) {
+        exit_to(const_of(e.cond) & 1 ? e.target : e.fallthrough);
+        return;
+      } else {
+        a_.cbnz(Size::W, use(e.cond, kTmp0), taken);
+      }
+      exit_to(e.fallthrough);
+      a_.bind(taken);
+      exit_to(e.target);
+      return;
+    }
+    case ir::ExitKind::Indirect:
+    case ir::ExitKind::Return: exit_indirect(use(e.address, kTmp1)); return;
+  }
+}
+
+}  // namespace phybin::arm64

@@ -1,0 +1,320 @@
+// Block compiler: analysis of the IR block and register management.
+#include "arm64/compiler.h"
+
+#include <algorithm>
+
+namespace phybin::arm64 {
+
+using ir::Inst;
+using ir::Opcode;
+using ir::Type;
+using ir::Value;
+
+Size size_of(Type t) { return t == Type::I64 ? Size::X : Size::W; }
+
+Cond arm_cond(ir::Cond c) {
+  switch (c) {
+    case ir::Cond::EQ: return Cond::EQ;
+    case ir::Cond::NE: return Cond::NE;
+    case ir::Cond::ULT: return Cond::LO;
+    case ir::Cond::ULE: return Cond::LS;
+    case ir::Cond::UGT: return Cond::HI;
+    case ir::Cond::UGE: return Cond::HS;
+    case ir::Cond::SLT: return Cond::LT;
+    case ir::Cond::SLE: return Cond::LE;
+    case ir::Cond::SGT: return Cond::GT;
+    case ir::Cond::SGE: return Cond::GE;
+  }
+  return Cond::AL;
+}
+
+BlockCompiler::BlockCompiler(const ir::Block& block, Assembler& a, const BackendConfig& config)
+    : b_(block), a_(a), cfg_(config), n_(block.insts.size()) {}
+
+bool BlockCompiler::is_const(Value v) const { return b_.at(v).op == Opcode::Const; }
+uint64_t BlockCompiler::const_of(Value v) const { return b_.at(v).imm; }
+
+namespace {
+
+bool is_memory_op(Opcode op) {
+  return op == Opcode::Load || op == Opcode::Store || op == Opcode::VLoad || op == Opcode::VStore;
+}
+
+// Offsets any access size can use as [base, #imm] (scaled or unscaled).
+bool foldable_offset(uint64_t imm) {
+  auto s = static_cast<int64_t>(imm);
+  return s >= -256 && s <= 255;
+}
+
+}  // namespace
+
+void BlockCompiler::fold_addresses() {
+  folded_.assign(n_, false);
+  std::vector<uint32_t> non_memory_uses(n_, 0), memory_uses(n_, 0);
+  for (Value i = 0; i < n_; ++i) {
+    const Inst& in = b_.at(i);
+    if (in.dead) continue;
+    for (int k = 0; k < 3; ++k) {
+      Value a = in.args[k];
+      if (a == ir::kNoValue) continue;
+      if (is_memory_op(in.op) && k == 0) ++memory_uses[a];
+      else ++non_memory_uses[a];
+    }
+  }
+  for (Value v : {b_.exit.cond, b_.exit.address})
+    if (v != ir::kNoValue) ++non_memory_uses[v];
+  for (Value i = 0; i < n_; ++i) {
+    const Inst& in = b_.at(i);
+    if (in.dead || in.op != Opcode::Add || in.type != Type::I64 || non_memory_uses[i] || !memory_uses[i])
+      continue;
+    if (is_const(in.args[1]) && foldable_offset(const_of(in.args[1])) && !is_const(in.args[0])) folded_[i] = true;
+  }
+}
+
+void BlockCompiler::analyse() {
+  rep_.resize(n_);
+  last_use_.assign(n_, 0);
+  for (Value i = 0; i < n_; ++i) {
+    rep_[i] = i;
+    last_use_[i] = i;
+  }
+  compute_bits_valid();
+  fold_addresses();
+  // Values that share their source's register: truncations, and
+  // zero-extensions of values already zero above the source width.
+  for (Value i = 0; i < n_; ++i) {
+    const Inst& in = b_.at(i);
+    if (in.dead || in.args[0] == ir::kNoValue || is_const(in.args[0])) continue;
+    Value src = in.args[0];
+    bool alias = (in.op == Opcode::Trunc && in.type != Type::I1) ||
+                 (in.op == Opcode::ZExt && bits_valid_[src] <= type_bits(b_.at(src).type)) ||
+                 (in.op == Opcode::Trunc && in.type == Type::I1 && bits_valid_[src] <= 1);
+    if (alias && !folded_[src]) rep_[i] = rep_[src];
+  }
+  auto use_at = [&](Value v, Value at) {
+    if (v == ir::kNoValue) return;
+    if (folded_[v]) v = b_.at(v).args[0];
+    last_use_[rep_[v]] = std::max(last_use_[rep_[v]], at);
+  };
+  for (Value i = 0; i < n_; ++i) {
+    const Inst& in = b_.at(i);
+    if (in.dead) continue;
+    for (Value a : in.args) use_at(a, i);
+  }
+  fused_cond_ = ir::kNoValue;
+  Value exit_at = static_cast<Value>(n_);
+  use_at(b_.exit.cond, exit_at);
+  use_at(b_.exit.address, exit_at);
+  // An ICmp feeding only the exit branch, with nothing that touches NZCV
+  // after it, becomes "cmp; b.cond".
+  if (b_.exit.kind == ir::ExitKind::Branch && b_.at(b_.exit.cond).op == Opcode::ICmp) {
+    Value c = b_.exit.cond;
+    bool last = true;
+    for (Value i = c + 1; i < n_; ++i)
+      if (!b_.at(i).dead) last = false;
+    bool only_use = true;
+    for (Value i = c + 1; i < n_; ++i)
+      for (Value a : b_.at(i).args)
+        if (!b_.at(i).dead && a == c) only_use = false;
+    if (last && only_use) fused_cond_ = c;
+  }
+  if (fused_cond_ != ir::kNoValue)
+    for (Value a : b_.at(fused_cond_).args) use_at(a, exit_at);
+  find_destination_hints();
+  loc_.assign(n_, Loc{});
+}
+
+void BlockCompiler::compute_bits_valid() {
+  bits_valid_.assign(n_, 64);
+  for (Value i = 0; i < n_; ++i) {
+    const Inst& in = b_.at(i);
+    if (in.dead) continue;
+    uint8_t bits = 64;
+    int tb = type_bits(in.type);
+    switch (in.op) {
+      case Opcode::Const: bits = static_cast<uint8_t>(in.imm ? 64 - __builtin_clzll(in.imm) : 0); break;
+      case Opcode::ICmp:
+      case Opcode::Parity:
+      case Opcode::GetFlag: bits = 1; break;
+      case Opcode::Load:
+      case Opcode::LoadState:
+      case Opcode::ZExt: bits = static_cast<uint8_t>(in.op == Opcode::ZExt ? type_bits(b_.at(in.args[0]).type) : tb); break;
+      case Opcode::ExtractBits: bits = static_cast<uint8_t>(in.imm); break;
+      case Opcode::Trunc: bits = bits_valid_[in.args[0]]; break;
+      default:
+        // Everything else computed in a W register is zero above bit 31.
+        if (tb <= 32 && in.type != Type::Void && in.type != Type::V128) bits = 32;
+        break;
+    }
+    if (in.type == Type::I1) bits = 1;
+    bits_valid_[i] = bits;
+  }
+}
+
+bool BlockCompiler::hint_allowed(Value def, Value set_reg) const {
+  const Inst& d = b_.at(def);
+  if (d.type != Type::I64 || rep_[def] != def || folded_[def]) return false;
+  switch (d.op) {
+    case Opcode::Add: case Opcode::Sub: case Opcode::And: case Opcode::Or: case Opcode::Xor:
+    case Opcode::AndNot: case Opcode::Mul: case Opcode::Shl: case Opcode::Lshr: case Opcode::Ashr:
+    case Opcode::Ror: case Opcode::Load: case Opcode::ZExt: case Opcode::SExt: case Opcode::Select:
+    case Opcode::Not: case Opcode::Neg: case Opcode::Bswap:
+      break;
+    default: return false;
+  }
+  unsigned guest = b_.at(set_reg).aux;
+  for (Value i = 0; i < set_reg; ++i) {
+    const Inst& in = b_.at(i);
+    if (in.dead) continue;
+    bool touches_guest = (in.op == Opcode::GetReg || in.op == Opcode::SetReg) && in.aux == guest;
+    // The old value must be dead once `def` has read its operands...
+    if (in.op == Opcode::GetReg && in.aux == guest && last_use_[rep_[i]] > def) return false;
+    // ...and nothing between def and the SetReg may observe the register.
+    if (i > def && (touches_guest || opcode_is_call(in.op) || in.op == Opcode::Trap)) return false;
+  }
+  return true;
+}
+
+void BlockCompiler::find_destination_hints() {
+  hint_guest_.assign(n_, -1);
+  for (Value j = 0; j < n_; ++j) {
+    const Inst& in = b_.at(j);
+    if (in.dead || in.op != Opcode::SetReg) continue;
+    Value v = in.args[0];
+    if (is_const(v) || hint_guest_[v] >= 0) continue;
+    if (hint_allowed(v, j)) hint_guest_[v] = static_cast<int8_t>(in.aux);
+  }
+}
+
+Reg BlockCompiler::alloc_gpr() {
+  for (Reg r : regmap::kValueGprs)
+    if (!gpr_busy_[r.code]) {
+      gpr_busy_[r.code] = true;
+      return r;
+    }
+  throw BlockTooComplex();
+}
+
+VReg BlockCompiler::alloc_vreg() {
+  for (unsigned i = 0; i < regmap::kNumValueVregs; ++i)
+    if (!vreg_busy_[i]) {
+      vreg_busy_[i] = true;
+      return V(i);
+    }
+  throw BlockTooComplex();
+}
+
+Reg BlockCompiler::def_gpr(Value v) {
+  Value r = rep_[v];
+  if (r != v) return Reg{loc_[r].reg};  // shares its source's register
+  if (hint_guest_[v] >= 0) {
+    unsigned g = static_cast<unsigned>(hint_guest_[v]);
+    loc_[v] = Loc{Loc::Gpr, regmap::kGuestGpr[g].code, static_cast<int8_t>(g)};
+    return regmap::kGuestGpr[g];
+  }
+  Reg reg = alloc_gpr();
+  loc_[v] = Loc{Loc::Gpr, reg.code, -1};
+  return reg;
+}
+
+VReg BlockCompiler::def_vreg(Value v) {
+  VReg reg = alloc_vreg();
+  loc_[v] = Loc{Loc::Vreg, reg.code, -1};
+  return reg;
+}
+
+Reg BlockCompiler::use(Value v, Reg tmp) {
+  if (is_const(v)) {
+    a_.mov_imm(Size::X, tmp, const_of(v));
+    return tmp;
+  }
+  return Reg{loc_[rep_[v]].reg};
+}
+
+VReg BlockCompiler::use_v(Value v) { return VReg{loc_[rep_[v]].reg}; }
+
+void BlockCompiler::release_dead_args(Value at) {
+  auto release = [&](Value v) {
+    if (v == ir::kNoValue) return;
+    if (folded_[v]) v = b_.at(v).args[0];
+    Value r = rep_[v];
+    Loc& l = loc_[r];
+    if (last_use_[r] > at || l.guest >= 0) return;
+    if (l.kind == Loc::Gpr) gpr_busy_[l.reg] = false;
+    if (l.kind == Loc::Vreg && l.reg < regmap::kNumValueVregs) vreg_busy_[l.reg] = false;
+    if (l.kind == Loc::Gpr || l.kind == Loc::Vreg) l.kind = Loc::None;
+  };
+  const Inst& in = b_.at(at);
+  for (Value a : in.args) release(a);
+  if (!opcode_has_side_effect(in.op) || in.type != Type::Void) release(at);
+}
+
+// Before guest register `guest` changes, values that still read its old
+// contents through the alias get their own register.
+void BlockCompiler::evacuate_guest_gpr(unsigned guest, Value at) {
+  for (Value r = 0; r < at; ++r) {
+    Loc& l = loc_[r];
+    if (rep_[r] != r || l.kind != Loc::Gpr || l.guest != static_cast<int8_t>(guest)) continue;
+    if (last_use_[r] <= at) {
+      l.guest = -1;
+      l.kind = Loc::None;
+      continue;
+    }
+    Reg fresh = alloc_gpr();
+    a_.mov(Size::X, fresh, Reg{l.reg});
+    l = Loc{Loc::Gpr, fresh.code, -1};
+  }
+}
+
+void BlockCompiler::evacuate_all_guest(Value at) {
+  for (unsigned g = 0; g < 16; ++g) evacuate_guest_gpr(g, at);
+  for (Value r = 0; r < at; ++r) {
+    Loc& l = loc_[r];
+    if (rep_[r] != r || l.kind != Loc::Vreg || l.guest < 0 || last_use_[r] <= at) continue;
+    VReg fresh = alloc_vreg();
+    a_.mov(VArr::B16, fresh, VReg{l.reg});
+    l = Loc{Loc::Vreg, fresh.code, -1};
+  }
+}
+
+// A helper call clobbers x0..x18 and v0..v31: live values there move to
+// callee-saved registers (vectors cannot survive; the block is split).
+void BlockCompiler::preserve_caller_saved(Value at) {
+  for (Value r = 0; r < at; ++r) {
+    Loc& l = loc_[r];
+    if (rep_[r] != r || last_use_[r] <= at) continue;
+    if (l.kind == Loc::Vreg) throw BlockTooComplex();
+    if (l.kind != Loc::Gpr || !regmap::is_caller_saved(Reg{l.reg}) || l.guest >= 0) continue;
+    Reg fresh{0};
+    bool found = false;
+    for (Reg c : regmap::kValueGprs)
+      if (!regmap::is_caller_saved(c) && !gpr_busy_[c.code]) {
+        fresh = c;
+        found = true;
+        break;
+      }
+    if (!found) throw BlockTooComplex();
+    gpr_busy_[fresh.code] = true;
+    gpr_busy_[l.reg] = false;
+    a_.mov(Size::X, fresh, Reg{l.reg});
+    l.reg = fresh.code;
+  }
+}
+
+void BlockCompiler::compile() {
+  analyse();
+  for (Value v = 0; v < n_; ++v) {
+    if (b_.at(v).dead || folded_[v]) continue;
+    lower(v);
+    release_dead_args(v);
+  }
+  lower_exit();
+}
+
+bool compile_block(const ir::Block& block, Assembler& a, const BackendConfig& config) {
+  BlockCompiler compiler(block, a, config);
+  compiler.compile();
+  return !a.overflowed();
+}
+
+}  // namespace phybin::arm64
