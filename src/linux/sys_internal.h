@@ -1,0 +1,116 @@
+// Shared plumbing of the Linux layer's .cpp files: the dispatch table,
+// host system calls that answer -errno, and guest-pointer helpers.
+#pragma once
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <mutex>
+#include <type_traits>
+#include <unordered_set>
+
+#include "linux/syscalls.h"
+
+namespace phybin::sys {
+
+struct SyscallArgs {
+  GuestState& st;
+  uint64_t a[6];  // RDI, RSI, RDX, R10, R8, R9
+  long host_nr;   // the host's number, for entries added with pass()
+};
+
+// Returns the value for RAX: a result, or -errno.
+using SyscallHandler = int64_t (*)(const SyscallArgs&);
+
+class SyscallTable {
+ public:
+  struct Entry {
+    SyscallHandler fn = nullptr;
+    long host_nr = -1;
+  };
+  // x86_nr is handled by fn.
+  void add(uint32_t x86_nr, SyscallHandler fn);
+  // x86_nr is the host's call host_nr with the same six arguments.
+  void pass(uint32_t x86_nr, long host_nr);
+  // nullptr when the call is not supported.
+  const Entry* find(uint64_t x86_nr) const;
+
+ private:
+  Entry entries_[kX86MaxSyscall + 1];
+};
+
+// Each sys_*.cpp file fills in its part of the table.
+void register_file_syscalls(SyscallTable& table);
+void register_path_syscalls(SyscallTable& table);
+void register_event_syscalls(SyscallTable& table);
+void register_memory_syscalls(SyscallTable& table);
+void register_process_syscalls(SyscallTable& table);
+void register_signal_syscalls(SyscallTable& table);
+
+// Converts one argument for libc's variadic syscall(): everything travels
+// as a long.
+template <typename T>
+long syscall_arg(T value) {
+  if constexpr (std::is_null_pointer_v<T>) {
+    return 0;
+  } else if constexpr (std::is_pointer_v<T>) {
+    return reinterpret_cast<long>(value);
+  } else {
+    return static_cast<long>(value);
+  }
+}
+
+inline int64_t host_result(long result) { return result == -1 ? -int64_t{errno} : result; }
+
+// The host's system call `nr`; -errno on failure, like the kernel answers.
+template <typename... Args>
+int64_t host_syscall(long nr, Args... args) {
+  return host_result(::syscall(nr, syscall_arg(args)...));
+}
+
+inline int64_t pass_through(const SyscallArgs& s) {
+  return host_syscall(s.host_nr, s.a[0], s.a[1], s.a[2], s.a[3], s.a[4], s.a[5]);
+}
+
+template <typename T>
+T* guest_ptr(uint64_t address) {
+  return reinterpret_cast<T*>(address);
+}
+
+// Where phybin itself reads or writes a guest struct (instead of the host
+// kernel), a bad pointer would fault in phybin rather than give EFAULT.
+// Addresses in the first page are never mapped: catch the common null case.
+inline bool unmapped_guest_ptr(uint64_t address) { return address < 4096; }
+
+// Remembers keys already seen, for messages logged once.
+class OnceSet {
+ public:
+  // True the first time `key` is seen.
+  bool first(uint64_t key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return seen_.insert(key).second;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_set<uint64_t> seen_;
+};
+
+// Paths the guest uses to name its own executable: "/proc/self/exe",
+// "/proc/thread-self/exe", "/proc/<our pid>/exe".
+bool names_own_exe(const char* path);
+
+// Path the host should open for a guest path that follows symlinks: the
+// guest executable for names_own_exe() paths, else `path` itself.
+const char* host_path_following_links(const char* path);
+
+// Starts the guest's signal dispositions from the host's (an ignored
+// signal stays ignored across exec, as for a native program).
+void init_guest_signals(ProcessInfo& info);
+
+// Tells the runtime that guest memory [start, start + length) changed.
+void invalidate_guest_code(uint64_t start, uint64_t length);
+
+}  // namespace phybin::sys

@@ -1,0 +1,139 @@
+// Memory system calls.  mmap's flags and prot bits have the same values on
+// both architectures, except x86-64's MAP_32BIT (emulated here) and
+// AArch64's PROT_BTI/PROT_MTE (never passed from a guest).  brk is
+// emulated: the kernel's break belongs to phybin's own process.
+#include <sys/mman.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "common/log.h"
+#include "linux/sys_internal.h"
+
+namespace phybin::sys {
+namespace {
+
+uint64_t page_up(uint64_t value) {
+  const uint64_t page = process().page_size;
+  return (value + page - 1) & ~(page - 1);
+}
+
+// First gap of `length` bytes in [1 GiB, 2 GiB) after the mappings listed
+// in /proc/self/maps (sorted by address), or 0.
+uint64_t find_low_gap(uint64_t length) {
+  FILE* maps = std::fopen("/proc/self/maps", "re");
+  if (maps == nullptr) return 0;
+  uint64_t candidate = kX86Map32BitLow;
+  char* line = nullptr;
+  size_t capacity = 0;
+  while (getline(&line, &capacity, maps) > 0) {
+    unsigned long low, high;
+    if (std::sscanf(line, "%lx-%lx", &low, &high) != 2 || high <= candidate) continue;
+    if (low >= candidate + length) break;
+    candidate = page_up(high);
+    if (candidate + length > kX86Map32BitHigh) break;
+  }
+  std::free(line);
+  std::fclose(maps);
+  return candidate + length <= kX86Map32BitHigh ? candidate : 0;
+}
+
+// MAP_32BIT: x86-64 puts the mapping in [1 GiB, 2 GiB) (JITs use it for
+// 32-bit displacements).  AArch64 has no such flag: find a gap there and
+// map it without replacing anything.
+int64_t mmap_32bit(const SyscallArgs& s, uint64_t prot, uint64_t flags) {
+  const uint64_t length = page_up(s.a[1]);
+  if (length == 0 || length > kX86Map32BitHigh - kX86Map32BitLow) return -ENOMEM;
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    const uint64_t address = find_low_gap(length);
+    if (address == 0) return -ENOMEM;
+    const int64_t r = host_syscall(SYS_mmap, address, s.a[1], prot, flags | MAP_FIXED_NOREPLACE,
+                                   s.a[4], s.a[5]);
+    if (r == static_cast<int64_t>(address)) return r;
+    // A kernel older than 4.17 takes MAP_FIXED_NOREPLACE as a mere hint.
+    if (r >= 0) host_syscall(SYS_munmap, r, s.a[1]);
+    if (r != -EEXIST) return r >= 0 ? -ENOMEM : r;  // EEXIST: lost a race, look again
+  }
+  return -ENOMEM;
+}
+
+int64_t sys_mmap(const SyscallArgs& s) {
+  // x86-64 ignores prot bits it does not know; AArch64 would read 0x10 and
+  // 0x20 as PROT_BTI and PROT_MTE.
+  const uint64_t prot = s.a[2] & ~kAarch64OnlyProt;
+  const uint64_t flags = s.a[3] & ~kX86Map32Bit;
+  if ((s.a[3] & kX86Map32Bit) && !(flags & MAP_FIXED)) return mmap_32bit(s, prot, flags);
+  const int64_t r = host_syscall(SYS_mmap, s.a[0], s.a[1], prot, flags, s.a[4], s.a[5]);
+  if (r >= 0 && (flags & MAP_FIXED)) invalidate_guest_code(s.a[0], s.a[1]);
+  return r;
+}
+
+int64_t sys_munmap(const SyscallArgs& s) {
+  const int64_t r = host_syscall(SYS_munmap, s.a[0], s.a[1]);
+  if (r == 0) invalidate_guest_code(s.a[0], s.a[1]);
+  return r;
+}
+
+int64_t sys_mprotect(const SyscallArgs& s) {
+  if (s.a[2] & ~kX86ProtKnown) return -EINVAL;  // as x86-64's mprotect answers
+  const int64_t r = host_syscall(SYS_mprotect, s.a[0], s.a[1], s.a[2]);
+  if (r == 0) invalidate_guest_code(s.a[0], s.a[1]);
+  return r;
+}
+
+int64_t sys_mremap(const SyscallArgs& s) {
+  const int64_t r = host_syscall(SYS_mremap, s.a[0], s.a[1], s.a[2], s.a[3], s.a[4]);
+  if (r >= 0) invalidate_guest_code(s.a[0], s.a[1]);
+  return r;
+}
+
+// The guest's break, like the kernel's brk(): a request below the start
+// or one that cannot be mapped leaves the break where it is; the answer
+// is always the break in force.  Pages come and go in host-page steps.
+int64_t sys_brk(const SyscallArgs& s) {
+  ProcessInfo& p = process();
+  const uint64_t request = s.a[0];
+  if (p.brk_start == 0 || request < p.brk_start) return static_cast<int64_t>(p.brk_current);
+  const uint64_t new_end = page_up(request);
+  if (new_end > p.brk_mapped_end) {
+    const uint64_t grow = new_end - p.brk_mapped_end;
+    const int64_t r = host_syscall(SYS_mmap, p.brk_mapped_end, grow, PROT_READ | PROT_WRITE,
+                                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (r != static_cast<int64_t>(p.brk_mapped_end)) {
+      // Something else lives there (or an old kernel mapped elsewhere).
+      if (r >= 0) host_syscall(SYS_munmap, r, grow);
+      logf(LogLevel::Debug, "brk: cannot grow to 0x%llx (%lld)",
+           static_cast<unsigned long long>(request), static_cast<long long>(r));
+      return static_cast<int64_t>(p.brk_current);
+    }
+  } else if (new_end < p.brk_mapped_end) {
+    const uint64_t shrink = p.brk_mapped_end - new_end;
+    if (host_syscall(SYS_munmap, new_end, shrink) != 0) {
+      return static_cast<int64_t>(p.brk_current);
+    }
+    invalidate_guest_code(new_end, shrink);
+  }
+  p.brk_mapped_end = new_end;
+  p.brk_current = request;
+  return static_cast<int64_t>(request);
+}
+
+}  // namespace
+
+void register_memory_syscalls(SyscallTable& t) {
+  t.add(X86_NR_mmap, sys_mmap);
+  t.add(X86_NR_munmap, sys_munmap);
+  t.add(X86_NR_mprotect, sys_mprotect);
+  t.add(X86_NR_mremap, sys_mremap);
+  t.pass(X86_NR_madvise, SYS_madvise);
+  t.pass(X86_NR_msync, SYS_msync);
+  t.pass(X86_NR_mincore, SYS_mincore);
+  t.pass(X86_NR_mlock, SYS_mlock);
+  t.pass(X86_NR_mlock2, SYS_mlock2);
+  t.pass(X86_NR_munlock, SYS_munlock);
+  t.pass(X86_NR_mlockall, SYS_mlockall);
+  t.pass(X86_NR_munlockall, SYS_munlockall);
+  t.add(X86_NR_brk, sys_brk);
+}
+
+}  // namespace phybin::sys

@@ -1,0 +1,205 @@
+// Process, identity, time and scheduling system calls; arch_prctl and the
+// thread-setup calls glibc makes at start-up.
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/utsname.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+#include "common/log.h"
+#include "linux/sys_internal.h"
+
+namespace phybin::sys {
+namespace {
+
+static_assert(sizeof(struct utsname) == sizeof(X86Utsname));
+
+[[noreturn]] void exit_process(int status) {
+  if (process().config.before_exit != nullptr) process().config.before_exit(status);
+  std::fflush(nullptr);
+  _exit(status);
+}
+
+// With a single guest thread, exit ends the process like exit_group.
+// (Threads will make exit end only the calling thread.)
+int64_t sys_exit(const SyscallArgs& s) { exit_process(static_cast<int>(s.a[0])); }
+
+int64_t sys_uname(const SyscallArgs& s) {
+  if (unmapped_guest_ptr(s.a[0])) return -EFAULT;
+  struct utsname host {};
+  const int64_t r = host_syscall(SYS_uname, &host);
+  if (r < 0) return r;
+  X86Utsname* guest = guest_ptr<X86Utsname>(s.a[0]);
+  std::memcpy(guest, &host, sizeof *guest);
+  // The guest must see an x86-64 machine.
+  std::memset(guest->machine, 0, sizeof guest->machine);
+  std::strcpy(guest->machine, "x86_64");
+  return 0;
+}
+
+int64_t sys_arch_prctl(const SyscallArgs& s) {
+  const uint64_t code = s.a[0];
+  const uint64_t value = s.a[1];
+  switch (code) {
+    case kX86ArchSetFs: s.st.fs_base = value; return 0;
+    case kX86ArchSetGs: s.st.gs_base = value; return 0;
+    case kX86ArchGetFs:
+    case kX86ArchGetGs:
+      if (unmapped_guest_ptr(value)) return -EFAULT;
+      *guest_ptr<uint64_t>(value) = code == kX86ArchGetFs ? s.st.fs_base : s.st.gs_base;
+      return 0;
+    default:
+      // CET, CPUID faulting, AMX permissions...: "not supported".
+      return -EINVAL;
+  }
+}
+
+// Recorded, not passed: the host kernel would clear (and futex-wake) the
+// address when phybin's host thread exits, which can also be a host
+// pthread that the host's libc tracks the same way.  Guest thread exit
+// will do the clearing itself.
+int64_t sys_set_tid_address(const SyscallArgs& s) {
+  process().clear_child_tid = s.a[0];
+  return host_syscall(SYS_gettid);
+}
+
+int64_t sys_set_robust_list(const SyscallArgs& s) {
+  if (s.a[1] != kRobustListHeadSize) return -EINVAL;
+  process().robust_list_head = s.a[0];
+  process().robust_list_len = s.a[1];
+  return 0;
+}
+
+// Without rseq glibc falls back to plain sched_getcpu; registering the
+// guest's area with the host kernel would let it write into guest memory
+// on every preemption, against a layout we do not manage.
+int64_t sys_rseq(const SyscallArgs&) { return -ENOSYS; }
+
+constexpr int kPrSetVma = 0x53564d41;
+
+int64_t sys_prctl(const SyscallArgs& s) {
+  const int option = static_cast<int>(s.a[0]);
+  switch (option) {
+    case PR_SET_NAME: case PR_GET_NAME:
+    case PR_SET_PDEATHSIG: case PR_GET_PDEATHSIG:
+    case PR_SET_DUMPABLE: case PR_GET_DUMPABLE:
+    case PR_SET_NO_NEW_PRIVS: case PR_GET_NO_NEW_PRIVS:
+    case PR_SET_CHILD_SUBREAPER: case PR_GET_CHILD_SUBREAPER:
+    case kPrSetVma:
+      return host_syscall(SYS_prctl, option, s.a[1], s.a[2], s.a[3], s.a[4]);
+    default:
+      logf(LogLevel::Debug, "prctl option %d not supported, returning EINVAL", option);
+      return -EINVAL;
+  }
+}
+
+int64_t sys_getrlimit(const SyscallArgs& s) {
+  return host_syscall(SYS_prlimit64, 0, s.a[0], nullptr, s.a[1]);
+}
+
+int64_t sys_setrlimit(const SyscallArgs& s) {
+  return host_syscall(SYS_prlimit64, 0, s.a[0], s.a[1], nullptr);
+}
+
+int64_t sys_time(const SyscallArgs& s) {
+  struct timespec now {};
+  const int64_t r = host_syscall(SYS_clock_gettime, CLOCK_REALTIME, &now);
+  if (r < 0) return r;
+  if (s.a[0] != 0) {
+    if (unmapped_guest_ptr(s.a[0])) return -EFAULT;
+    *guest_ptr<int64_t>(s.a[0]) = now.tv_sec;
+  }
+  return now.tv_sec;
+}
+
+// alarm is setitimer(ITIMER_REAL) with whole seconds; the kernel rounds the
+// old remaining time to the nearest second, and never to 0.
+int64_t sys_alarm(const SyscallArgs& s) {
+  struct itimerval set {};
+  struct itimerval old {};
+  set.it_value.tv_sec = static_cast<unsigned>(s.a[0]);
+  const int64_t r = host_syscall(SYS_setitimer, ITIMER_REAL, &set, &old);
+  if (r < 0) return r;
+  int64_t seconds = old.it_value.tv_sec;
+  if ((seconds == 0 && old.it_value.tv_usec != 0) || old.it_value.tv_usec >= 500000) ++seconds;
+  return seconds;
+}
+
+// pause: sleep until a signal is handled.
+int64_t sys_pause(const SyscallArgs&) {
+  return host_syscall(SYS_ppoll, nullptr, 0, nullptr, nullptr, kX86SigsetSize);
+}
+
+int64_t sys_getpgrp(const SyscallArgs&) { return host_syscall(SYS_getpgid, 0); }
+
+void register_identity(SyscallTable& t) {
+  t.pass(X86_NR_getpid, SYS_getpid);
+  t.pass(X86_NR_gettid, SYS_gettid);
+  t.pass(X86_NR_getppid, SYS_getppid);
+  t.pass(X86_NR_getuid, SYS_getuid);
+  t.pass(X86_NR_geteuid, SYS_geteuid);
+  t.pass(X86_NR_getgid, SYS_getgid);
+  t.pass(X86_NR_getegid, SYS_getegid);
+  t.pass(X86_NR_getresuid, SYS_getresuid);
+  t.pass(X86_NR_getresgid, SYS_getresgid);
+  t.pass(X86_NR_getgroups, SYS_getgroups);
+  t.pass(X86_NR_getpgid, SYS_getpgid);
+  t.pass(X86_NR_setpgid, SYS_setpgid);
+  t.add(X86_NR_getpgrp, sys_getpgrp);
+  t.pass(X86_NR_getsid, SYS_getsid);
+  t.pass(X86_NR_setsid, SYS_setsid);
+  t.add(X86_NR_uname, sys_uname);
+}
+
+void register_time(SyscallTable& t) {
+  t.pass(X86_NR_clock_gettime, SYS_clock_gettime);
+  t.pass(X86_NR_clock_getres, SYS_clock_getres);
+  t.pass(X86_NR_clock_nanosleep, SYS_clock_nanosleep);
+  t.pass(X86_NR_nanosleep, SYS_nanosleep);
+  t.pass(X86_NR_gettimeofday, SYS_gettimeofday);
+  t.add(X86_NR_time, sys_time);
+  t.pass(X86_NR_getitimer, SYS_getitimer);
+  t.pass(X86_NR_setitimer, SYS_setitimer);
+  t.add(X86_NR_alarm, sys_alarm);
+  t.add(X86_NR_pause, sys_pause);
+  t.pass(X86_NR_times, SYS_times);
+}
+
+void register_resources(SyscallTable& t) {
+  t.add(X86_NR_getrlimit, sys_getrlimit);
+  t.add(X86_NR_setrlimit, sys_setrlimit);
+  t.pass(X86_NR_prlimit64, SYS_prlimit64);
+  t.pass(X86_NR_getrusage, SYS_getrusage);
+  t.pass(X86_NR_sysinfo, SYS_sysinfo);
+  t.pass(X86_NR_getpriority, SYS_getpriority);
+  t.pass(X86_NR_setpriority, SYS_setpriority);
+  t.pass(X86_NR_sched_yield, SYS_sched_yield);
+  t.pass(X86_NR_sched_getaffinity, SYS_sched_getaffinity);
+  t.pass(X86_NR_sched_setaffinity, SYS_sched_setaffinity);
+  t.pass(X86_NR_getcpu, SYS_getcpu);
+  t.pass(X86_NR_getrandom, SYS_getrandom);
+}
+
+}  // namespace
+
+void register_process_syscalls(SyscallTable& t) {
+  t.add(X86_NR_exit, sys_exit);
+  t.add(X86_NR_exit_group, sys_exit);
+  t.pass(X86_NR_wait4, SYS_wait4);
+  t.pass(X86_NR_waitid, SYS_waitid);
+  t.add(X86_NR_arch_prctl, sys_arch_prctl);
+  t.add(X86_NR_set_tid_address, sys_set_tid_address);
+  t.add(X86_NR_set_robust_list, sys_set_robust_list);
+  t.add(X86_NR_rseq, sys_rseq);
+  t.pass(X86_NR_futex, SYS_futex);
+  t.add(X86_NR_prctl, sys_prctl);
+  register_identity(t);
+  register_time(t);
+  register_resources(t);
+}
+
+}  // namespace phybin::sys

@@ -1,0 +1,68 @@
+// phybin's Linux layer: runs the x86-64 guest's system calls on the host
+// kernel.  The runtime calls handle_syscall() when translated code reaches
+// a `syscall` instruction; this layer knows nothing of instruction
+// encodings.  Guest memory is host memory at the same addresses.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/guest_state.h"
+#include "linux/x86_abi.h"
+
+namespace phybin::sys {
+
+// What the loader and runtime tell the Linux layer before the guest runs.
+struct ProcessConfig {
+  // The guest executable's path as the guest sees it: the answer to
+  // readlink("/proc/self/exe") (and what AT_EXECFN should point to).
+  std::string guest_exe_path;
+  // The first program break: the end of the guest's bss (or a randomised
+  // address above it), chosen by the loader.  0 means no brk heap: brk then
+  // always answers 0 and glibc's malloc falls back to mmap.
+  uint64_t initial_brk = 0;
+  // Called after guest memory was unmapped, remapped, replaced or changed
+  // protection, so the runtime can drop translations of that range.
+  void (*invalidate_code)(uint64_t start, uint64_t length) = nullptr;
+  // Called by exit/exit_group just before the process ends (profiles,
+  // perf maps); the status is the guest's exit status.
+  void (*before_exit)(int status) = nullptr;
+};
+
+// The guest process as the Linux layer keeps it.  One per process; the
+// per-thread parts (tid address, robust list) move to a thread object
+// once guest threads exist.
+struct ProcessInfo {
+  ProcessConfig config;
+  uint64_t page_size = 4096;  // host page size: brk and MAP_32BIT granularity
+
+  // Emulated program break: the kernel's brk belongs to phybin itself.
+  uint64_t brk_start = 0;       // lowest break the guest may ask for
+  uint64_t brk_current = 0;     // what brk() answers
+  uint64_t brk_mapped_end = 0;  // end of the pages backing [brk_start, brk_current)
+
+  // Recorded for the (single) guest thread; see set_tid_address and
+  // set_robust_list in sys_process.cpp.
+  uint64_t clear_child_tid = 0;
+  uint64_t robust_list_head = 0;
+  uint64_t robust_list_len = 0;
+
+  // The guest's view of its signal dispositions ([0] unused) and its
+  // alternate signal stack.  Guest handlers are recorded, not delivered yet.
+  X86KernelSigaction signal_actions[kX86NumSignals + 1] = {};
+  X86StackT alt_stack = {0, kX86SsDisable, 0, 0};
+};
+
+// Sets up the process state; call once, before the first system call.
+void init_process(const ProcessConfig& config);
+ProcessInfo& process();
+
+// Runs the system call whose x86-64 number is in RAX with the arguments
+// in RDI, RSI, RDX, R10, R8, R9 and puts the result (or -errno) in RAX.
+// exit and exit_group do not return.  RCX and R11 are the translator's.
+void handle_syscall(GuestState& st);
+
+// The x86-64 name of system call `number` ("read"), or nullptr.
+const char* x86_syscall_name(uint64_t number);
+
+}  // namespace phybin::sys
