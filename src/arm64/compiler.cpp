@@ -167,8 +167,10 @@ bool BlockCompiler::hint_allowed(Value def, Value set_reg) const {
     const Inst& in = b_.at(i);
     if (in.dead) continue;
     bool touches_guest = (in.op == Opcode::GetReg || in.op == Opcode::SetReg) && in.aux == guest;
-    // The old value must be dead once `def` has read its operands...
-    if (in.op == Opcode::GetReg && in.aux == guest && last_use_[rep_[i]] > def) return false;
+    // The old value (read with GetReg, or an earlier result placed straight
+    // into the register) must be dead once `def` has read its operands...
+    bool holds_guest = (in.op == Opcode::GetReg && in.aux == guest) || hint_guest_[i] == static_cast<int8_t>(guest);
+    if (i < def && holds_guest && last_use_[rep_[i]] > def) return false;
     // ...and nothing between def and the SetReg may observe the register.
     if (i > def && (touches_guest || opcode_is_call(in.op) || in.op == Opcode::Trap)) return false;
   }

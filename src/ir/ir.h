@@ -63,6 +63,9 @@ struct Exit {
   // RFLAGS bits that may be read after the exit (set by the frontend from
   // what the successor blocks read; all arithmetic bits when unknown).
   uint64_t live_flags = ~uint64_t{0};
+  // A call or return: the System V ABI gives flags no meaning across it,
+  // so no arithmetic flag is live after it.
+  bool abi_boundary = false;
 };
 
 struct Block {

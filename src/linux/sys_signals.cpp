@@ -13,10 +13,13 @@ namespace {
 // The kernel's struct sigaction has this layout on AArch64 too.
 using HostKernelSigaction = X86KernelSigaction;
 
-// Faults in translated code arrive as these; the runtime owns the host
-// handlers, so the guest's choice is only recorded.
+// Faults in translated code arrive as the synchronous signals, whose host
+// handlers belong to the runtime; 32 and 33 are the host libc's own
+// (thread cancellation, setxid).  For these the guest's choice is only
+// recorded.
 bool runtime_owns_signal(int sig) {
-  return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP;
+  return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP ||
+         sig == 32 || sig == 33;
 }
 
 bool is_default_or_ignore(uint64_t handler) {

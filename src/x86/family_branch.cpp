@@ -50,6 +50,7 @@ bool call(Ctx& c) {
   push64(c, c.b.constant(Type::I64, c.next));
   if (target == ir::kNoValue) jump_to(c, relative_target(c));
   else jump_indirect(c, target, ir::ExitKind::Indirect);
+  c.exit().abi_boundary = true;
   return true;
 }
 
@@ -60,6 +61,7 @@ bool ret(Ctx& c) {
     c.b.set_reg(RSP, c.b.binary(Opcode::Add, Type::I64, c.b.get_reg(RSP), extra));
   }
   jump_indirect(c, target, ir::ExitKind::Return);
+  c.exit().abi_boundary = true;
   return true;
 }
 

@@ -83,34 +83,58 @@ ir::Block Frontend::translate(uint64_t rip, unsigned max_insns) const {
   return block;
 }
 
-// Flags the code at `rip` may read before writing them, looking along the
-// straight-line path; stops (assuming the rest live) at control flow.
-uint64_t Frontend::flags_read_after(uint64_t rip) const {
+// Flags the code at `rip` may read before writing them.  Follows direct
+// jumps and both sides of conditional branches (within a small budget);
+// flags are dead at a call or return (ABI), live at anything unknown.
+uint64_t Frontend::flags_read_after(uint64_t rip, int budget) const {
   uint64_t live = 0, written = 0;
   uint64_t pc = rip;
-  for (int i = 0; i < 16 && (written & kAllArith) != kAllArith; ++i) {
+  auto unknown_rest = [&] { return (live | (kAllArith & ~written)) & kAllArith; };
+  while ((written & kAllArith) != kAllArith) {
+    if (--budget < 0) return unknown_rest();
     DecodedInsn insn;
-    if (!decoder_.decode(guest_code(pc), kMaxInsnLength, pc, insn)) break;
+    if (!decoder_.decode(guest_code(pc), kMaxInsnLength, pc, insn) || !handlers_.find(insn.info.mnemonic))
+      return unknown_rest();
     if (const ZydisAccessedFlags* f = insn.info.cpu_flags) {
       live |= f->tested & ~written;
       written |= f->modified | f->set_0 | f->set_1 | f->undefined;
     }
-    if (insn.info.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE ||
-        insn.info.mnemonic == ZYDIS_MNEMONIC_SYSCALL || !handlers_.find(insn.info.mnemonic))
-      break;
-    pc += insn.info.length;
+    uint64_t next = pc + insn.info.length;
+    const ZydisDecodedOperand& op0 = insn.ops[0];
+    bool direct = op0.type == ZYDIS_OPERAND_TYPE_IMMEDIATE && op0.imm.is_relative;
+    uint64_t target = next + static_cast<uint64_t>(op0.imm.value.s);
+    switch (insn.info.mnemonic) {
+      case ZYDIS_MNEMONIC_CALL:
+      case ZYDIS_MNEMONIC_RET: return live & kAllArith;
+      case ZYDIS_MNEMONIC_JMP:
+        if (!direct) return unknown_rest();
+        pc = target;
+        continue;
+      default: break;
+    }
+    if (insn.info.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE) {
+      if (!direct) return unknown_rest();
+      live |= flags_read_after(target, budget / 2) & ~written;
+      budget /= 2;
+    }
+    pc = next;
   }
-  return (live | (kAllArith & ~written)) & kAllArith;
+  return live & kAllArith;
 }
 
 void Frontend::set_exit_liveness(ir::Block& block) const {
+  constexpr int kBudget = 24;
   ir::Exit& e = block.exit;
-  switch (e.kind) {
-    case ir::ExitKind::Jump: e.live_flags = flags_read_after(e.target); break;
-    case ir::ExitKind::Branch:
-      e.live_flags = flags_read_after(e.target) | flags_read_after(e.fallthrough);
-      break;
-    default: e.live_flags = kAllArith; break;
+  if (e.abi_boundary) {
+    e.live_flags = 0;
+  } else {
+    switch (e.kind) {
+      case ir::ExitKind::Jump: e.live_flags = flags_read_after(e.target, kBudget); break;
+      case ir::ExitKind::Branch:
+        e.live_flags = flags_read_after(e.target, kBudget) | flags_read_after(e.fallthrough, kBudget);
+        break;
+      default: e.live_flags = kAllArith; break;
+    }
   }
   e.live_flags |= kFlagMask(kDF);
 }

@@ -29,7 +29,7 @@ class Frontend {
 
  private:
   bool translate_one(ir::Builder& b, const DecodedInsn& insn, FlagSource& flags, bool& ends) const;
-  uint64_t flags_read_after(uint64_t rip) const;
+  uint64_t flags_read_after(uint64_t rip, int budget) const;
   void set_exit_liveness(ir::Block& block) const;
   [[noreturn]] void report_untranslatable(const DecodedInsn& insn, const uint8_t* code) const;
 
