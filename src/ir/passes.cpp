@@ -84,6 +84,26 @@ void eliminate_dead_flags(Block& block) {
   }
 }
 
+void eliminate_dead_register_writes(Block& block) {
+  // Walking backwards: a SetReg is dead when the same register is written
+  // again before anything reads it.  Calls and traps read all of them.
+  uint32_t overwritten = 0;  // bit per guest GPR
+  for (size_t i = block.insts.size(); i-- > 0;) {
+    Inst& in = block.insts[i];
+    if (in.dead) continue;
+    switch (in.op) {
+      case Opcode::SetReg:
+        if (overwritten & (1u << in.aux)) in.dead = true;
+        overwritten |= 1u << in.aux;
+        break;
+      case Opcode::GetReg: overwritten &= ~(1u << in.aux); break;
+      case Opcode::CallHelper:
+      case Opcode::Trap: overwritten = 0; break;
+      default: break;
+    }
+  }
+}
+
 void fold_constants(Block& block) {
   auto is_const = [&](Value v) { return v != kNoValue && block.at(v).op == Opcode::Const; };
   for (Inst& in : block.insts) {
@@ -133,6 +153,7 @@ void optimize(Block& block) {
   forward_state(block);
   fold_constants(block);
   eliminate_dead_flags(block);
+  eliminate_dead_register_writes(block);
   eliminate_dead_code(block);
 }
 

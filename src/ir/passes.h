@@ -15,6 +15,11 @@ void forward_state(Block& block);
 // before anything reads it.
 void eliminate_dead_flags(Block& block);
 
+// Removes SetReg whose register is written again before anything reads it.
+// (A fault between the two writes sees the older value: guest signal
+// handlers cannot rely on registers at a fault inside a block.)
+void eliminate_dead_register_writes(Block& block);
+
 // Folds integer operations on constants.
 void fold_constants(Block& block);
 

@@ -2,6 +2,7 @@
 // later).  A count of zero leaves every flag alone; the count is masked to
 // 5 bits (6 for 64-bit operands) whatever the operand width.
 #include "x86/flags.h"
+#include "x86/helpers.h"
 #include "x86/operands.h"
 
 namespace phybin::x86 {
@@ -127,9 +128,63 @@ bool shift(Ctx& c) {
   return true;
 }
 
+// rcl/rcr rotate through CF: rare enough for a helper.
+template <bool kLeft>
+bool rotate_through_carry(Ctx& c) {
+  Type t = operand_type(c.op(0));
+  Value a = c.b.zext(Type::I64, read_operand(c, 0));
+  Value count = c.d.info.operand_count_visible < 2 ? c.b.constant(Type::I64, 1)
+                : c.op(1).type == ZYDIS_OPERAND_TYPE_IMMEDIATE
+                    ? c.b.constant(Type::I64, c.op(1).imm.value.u & 0xff)
+                    : c.b.zext(Type::I64, read_gpr(c, ZYDIS_REGISTER_CL));
+  uint64_t kind = static_cast<uint64_t>(type_bits(t)) | (kLeft ? 0x100 : 0);
+  Value packed = c.b.binary(Opcode::Or, Type::I64, c.b.binary(Opcode::Shl, Type::I64, count, c.b.constant(Type::I64, 16)),
+                            c.b.constant(Type::I64, kind));
+  Value r = c.b.call(Type::I64, reinterpret_cast<const void*>(&helper_rotate_carry), a, packed);
+  write_operand(c, 0, c.b.trunc(t, r));
+  return true;
+}
+
+// shld/shrd: shift the destination, filling from the source register.
+template <bool kLeft>
+bool double_shift(Ctx& c) {
+  Type t = operand_type(c.op(0));
+  int bits = type_bits(t);
+  if (bits == 16) return false;  // 16-bit forms: not emitted by compilers
+  unsigned mask = t == Type::I64 ? 63 : 31;
+  Value d = read_operand(c, 0);
+  Value s = read_operand(c, 1);
+  Value count;
+  bool constant = c.op(2).type == ZYDIS_OPERAND_TYPE_IMMEDIATE;
+  if (constant) {
+    unsigned n = static_cast<unsigned>(c.op(2).imm.value.u) & mask;
+    if (n == 0) return true;
+    count = c.b.constant(t, n);
+  } else {
+    count = c.b.binary(Opcode::And, t, c.b.zext(t, read_gpr(c, ZYDIS_REGISTER_CL)), c.b.constant(t, mask));
+  }
+  Value back = c.b.binary(Opcode::Sub, t, c.b.constant(t, bits), count);  // in 1..bits for count != 0
+  Value r = kLeft ? c.b.binary(Opcode::Or, t, c.b.binary(Opcode::Shl, t, d, count), c.b.binary(Opcode::Lshr, t, s, back))
+                  : c.b.binary(Opcode::Or, t, c.b.binary(Opcode::Lshr, t, d, count), c.b.binary(Opcode::Shl, t, s, back));
+  Value nonzero = c.b.icmp(Cond::NE, count, c.b.constant(t, 0));
+  if (!constant) r = c.b.select(t, nonzero, r, d);
+  write_operand(c, 0, r);
+  Value one = c.b.constant(t, 1);
+  Value cf = kLeft ? bit_of(c, t, d, back) : bit_of(c, t, d, c.b.binary(Opcode::Sub, t, count, one));
+  Value of = c.b.binary(Opcode::Xor, Type::I1, msb(c, r), msb(c, d));
+  ShiftResult res{r, cf, of, true};
+  if (constant) write_flags(c, res);
+  else write_flags_if(c, nonzero, res);
+  return true;
+}
+
 }  // namespace
 
 void register_shift(HandlerTable& t) {
+  t.add(ZYDIS_MNEMONIC_SHLD, double_shift<true>);
+  t.add(ZYDIS_MNEMONIC_SHRD, double_shift<false>);
+  t.add(ZYDIS_MNEMONIC_RCL, rotate_through_carry<true>);
+  t.add(ZYDIS_MNEMONIC_RCR, rotate_through_carry<false>);
   t.add(ZYDIS_MNEMONIC_SHL, shift<ShiftKind::Shl>);
   t.add(ZYDIS_MNEMONIC_SHR, shift<ShiftKind::Shr>);
   t.add(ZYDIS_MNEMONIC_SAR, shift<ShiftKind::Sar>);

@@ -166,6 +166,32 @@ uint64_t helper_div(GuestState* s, uint64_t divisor, uint64_t kind) {
   return 0;
 }
 
+uint64_t helper_rotate_carry(GuestState* s, uint64_t value, uint64_t b) {
+  unsigned bits = b & 0xff;
+  bool left = b & 0x100;
+  unsigned count = static_cast<unsigned>(b >> 16) & (bits == 64 ? 63 : 31);
+  if (bits < 32) count %= bits + 1;
+  if (count == 0) return value;
+  uint64_t mask = width_mask(bits / 8);
+  uint64_t cf = s->rflags & 1;
+  value &= mask;
+  for (unsigned i = 0; i < count; ++i) {
+    if (left) {
+      uint64_t out = (value >> (bits - 1)) & 1;
+      value = ((value << 1) | cf) & mask;
+      cf = out;
+    } else {
+      uint64_t out = value & 1;
+      value = (value >> 1) | (cf << (bits - 1));
+      cf = out;
+    }
+  }
+  uint64_t msb = (value >> (bits - 1)) & 1;
+  uint64_t of = left ? (msb ^ cf) : (msb ^ ((value >> (bits - 2)) & 1));
+  s->rflags = (s->rflags & ~(kFlagMask(kCF) | kFlagMask(kOF))) | cf | (of << kOF);
+  return value;
+}
+
 namespace {
 
 struct CpuidResult {

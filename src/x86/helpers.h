@@ -21,6 +21,10 @@ struct StringOp {
 // b = operand bits | 0x100 when signed.  Raises SIGFPE like the CPU's #DE.
 uint64_t helper_div(GuestState* s, uint64_t divisor, uint64_t kind);
 
+// rcl/rcr of `value`; b = count << 16 | 0x100 (left) | operand bits.
+// Updates CF and OF in the guest state; returns the result.
+uint64_t helper_rotate_carry(GuestState* s, uint64_t value, uint64_t b);
+
 uint64_t helper_cpuid(GuestState* s, uint64_t, uint64_t);
 uint64_t helper_rdtsc(GuestState* s, uint64_t, uint64_t);
 
