@@ -37,7 +37,10 @@ std::string absolute_path(const std::string& path) {
   return path;
 }
 
-void flush_logs(int) { std::fflush(nullptr); }
+void before_exit(int) {
+  if (runtime::Runtime* rt = runtime::Runtime::current()) rt->log_stats();
+  std::fflush(nullptr);
+}
 
 [[noreturn]] void run_program(const Settings& settings, const std::vector<std::string>& guest_argv) {
   const std::string& path = guest_argv[0];
@@ -57,7 +60,7 @@ void flush_logs(int) { std::fflush(nullptr); }
   sys::ProcessConfig process;
   process.guest_exe_path = absolute_path(path);
   process.initial_brk = image.brk_start;
-  process.before_exit = &flush_logs;
+  process.before_exit = &before_exit;
   sys::init_process(process);
 
   static GuestState state;

@@ -29,6 +29,7 @@ void BlockCompiler::lower(Value v) {
     case Opcode::Const: loc_[v] = Loc{Loc::Const, 0, -1}; return;
     case Opcode::GetReg:
       loc_[v] = Loc{Loc::Gpr, regmap::kGuestGpr[in.aux].code, static_cast<int8_t>(in.aux)};
+      gpr_holders_[in.aux].push_back(v);
       return;
     case Opcode::SetReg: {
       Reg dst = regmap::kGuestGpr[in.aux];
@@ -39,8 +40,8 @@ void BlockCompiler::lower(Value v) {
       if (already_there) sl.guest = -2;  // keep it out of the evacuation
       evacuate_guest_gpr(in.aux, v);
       if (already_there) {
-        sl.guest = static_cast<int8_t>(in.aux);
-        (void)saved;
+        sl.guest = saved;
+        gpr_holders_[in.aux].push_back(rep_[src]);
         return;
       }
       if (is_const(src)) a_.mov_imm(Size::X, dst, const_of(src));
@@ -138,15 +139,17 @@ void BlockCompiler::lower_arith(Value v) {
     }
   }
   Reg a = use(x, kTmp0);
-  Reg bb = use(y, kTmp1);
+  Shift sh;
+  unsigned amount;
+  Reg bb = second_operand(y, sh, amount);
   Reg d = def_gpr(v);
   switch (in.op) {
-    case Opcode::Add: a_.add(s, d, a, bb); break;
-    case Opcode::Sub: a_.sub(s, d, a, bb); break;
-    case Opcode::And: a_.and_(s, d, a, bb); break;
-    case Opcode::Or: a_.orr(s, d, a, bb); break;
-    case Opcode::Xor: a_.eor(s, d, a, bb); break;
-    case Opcode::AndNot: a_.bic(s, d, a, bb); break;
+    case Opcode::Add: a_.add(s, d, a, bb, sh, amount); break;
+    case Opcode::Sub: a_.sub(s, d, a, bb, sh, amount); break;
+    case Opcode::And: a_.and_(s, d, a, bb, sh, amount); break;
+    case Opcode::Or: a_.orr(s, d, a, bb, sh, amount); break;
+    case Opcode::Xor: a_.eor(s, d, a, bb, sh, amount); break;
+    case Opcode::AndNot: a_.bic(s, d, a, bb, sh, amount); break;
     case Opcode::Mul: a_.mul(s, d, a, bb); break;
     case Opcode::MulHiU: a_.umulh(d, a, bb); break;
     case Opcode::MulHiS: a_.smulh(d, a, bb); break;
@@ -337,40 +340,42 @@ void BlockCompiler::lower_select(Value v) {
   a_.csel(size_of(in.type), def_gpr(v), x, y, Cond::NE);
 }
 
-Mem BlockCompiler::address_of(Value addr, unsigned log2_size) {
-  (void)log2_size;
-  if (folded_[addr]) {
-    const Inst& add = b_.at(addr);
-    return mem(use(add.args[0], kTmp0), static_cast<int64_t>(const_of(add.args[1])));
-  }
-  return mem(use(addr, kTmp0), 0);
+Mem BlockCompiler::address_of(Value addr) {
+  if (!folded_[addr]) return mem(use(addr, kTmp0), 0);
+  const Inst& add = b_.at(addr);
+  Reg base = use(add.args[0], kTmp0);
+  Value y = add.args[1];
+  if (is_const(y)) return mem(base, static_cast<int64_t>(const_of(y)));
+  if (folded_[y]) return mem(base, use(b_.at(y).args[0], kTmp1), Extend::UXTX, true);
+  return mem(base, use(y, kTmp1));
+}
+
+// The second ALU operand, with a constant shift folded into it.
+Reg BlockCompiler::second_operand(Value v, Shift& shift, unsigned& amount) {
+  shift = Shift::LSL;
+  amount = 0;
+  if (is_const(v) || !folded_[v]) return use(v, kTmp1);
+  const Inst& sh = b_.at(v);
+  shift = sh.op == Opcode::Shl ? Shift::LSL : sh.op == Opcode::Lshr ? Shift::LSR : Shift::ASR;
+  amount = static_cast<unsigned>(const_of(sh.args[1])) & (sh.type == Type::I64 ? 63 : 31);
+  return use(sh.args[0], kTmp1);
 }
 
 void BlockCompiler::load_value(Type t, Reg rt, const Mem& m) {
-  auto ms = static_cast<MemSize>(log2_bytes(t));
-  if (m.offset >= 0 && Assembler::is_mem_offset_encodable(log2_bytes(t), m.offset) &&
-      (m.offset & ((1 << log2_bytes(t)) - 1)) == 0)
-    a_.load(ms, rt, m);
-  else
-    a_.load_unscaled(ms, rt, m);
+  a_.load(static_cast<MemSize>(log2_bytes(t)), rt, m);
 }
 
 void BlockCompiler::lower_memory(Value v) {
   const Inst& in = b_.at(v);
   if (in.op == Opcode::Load) {
-    Mem m = address_of(in.args[0], log2_bytes(in.type));
+    Mem m = address_of(in.args[0]);
     load_value(in.type, def_gpr(v), m);
     return;
   }
   Type t = b_.at(in.args[1]).type;
-  Mem m = address_of(in.args[0], log2_bytes(t));
+  Mem m = address_of(in.args[0]);
   Reg val = is_const(in.args[1]) && const_of(in.args[1]) == 0 ? xzr : use(in.args[1], kTmp1);
-  auto ms = static_cast<MemSize>(log2_bytes(t));
-  if (m.offset >= 0 && Assembler::is_mem_offset_encodable(log2_bytes(t), m.offset) &&
-      (m.offset & ((1 << log2_bytes(t)) - 1)) == 0)
-    a_.store(ms, val, m);
-  else
-    a_.store_unscaled(ms, val, m);
+  a_.store(static_cast<MemSize>(log2_bytes(t)), val, m);
 }
 
 void BlockCompiler::lower_state(Value v) {

@@ -1,22 +1,280 @@
-// Lowering of the vector (XMM) IR opcodes to NEON.
-#include "arm64/compiler.h"
+// Lowering of the vector (XMM) IR to NEON: guest XMM access, destination
+// hints, loads and stores, moves between register files, cold paths.  The
+// integer and floating-point operations are in compile_vector_int.cpp and
+// compile_vector_fp.cpp.
+#include "arm64/compile_vector.h"
+
+#include <csignal>
+#include <cstddef>
+
+#include "common/error.h"
 
 namespace phybin::arm64 {
 
 using ir::Inst;
 using ir::Opcode;
+using ir::Type;
 using ir::Value;
+using ir::VecOp;
+using regmap::kTmp0;
+using regmap::kVTmp0;
 
-void BlockCompiler::lower_vector(Value v) {
-  const Inst& in = b_.at(v);
+namespace {
+
+bool may_observe_guest_state(Opcode op) {
+  switch (op) {
+    case Opcode::Load: case Opcode::Store: case Opcode::VLoad: case Opcode::VStore:
+    case Opcode::VCheckAlign: case Opcode::CallHelper: case Opcode::Trap:
+      return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+// A vector result may be computed straight into the guest XMM register a
+// SetXmm later writes it to, saving the move: allowed when that register's
+// old value is not needed after the defining instruction and nothing in
+// between reads the register or may fault (a fault must see the old value).
+void BlockCompiler::analyse_vectors() {
+  vec_.hint_guest.assign(n_, -1);
+  vec_.cold.clear();
+  vec_.fcmp_end = nullptr;
+  for (Value j = 0; j < n_; ++j) {
+    const Inst& set = b_.at(j);
+    if (set.dead || set.op != Opcode::SetXmm) continue;
+    Value v = set.args[0];
+    const Inst& def = b_.at(v);
+    if (def.type != Type::V128 || def.op == Opcode::GetXmm || vec_.hint_guest[v] >= 0) continue;
+    bool ok = true;
+    for (Value i = 0; i < j && ok; ++i) {
+      const Inst& x = b_.at(i);
+      if (x.dead) continue;
+      bool same_reg = (x.op == Opcode::GetXmm || x.op == Opcode::SetXmm) && x.aux == set.aux;
+      if (i < v && x.op == Opcode::GetXmm && same_reg && last_use_[i] > v) ok = false;
+      if (i > v && (same_reg || may_observe_guest_state(x.op))) ok = false;
+    }
+    if (ok) vec_.hint_guest[v] = static_cast<int8_t>(set.aux);
+  }
+}
+
+void BlockCompiler::emit_cold_paths() {
+  for (auto& p : vec_.cold) {
+    a_.bind(p->entry);
+    p->body(a_, p->resume);
+    a_.b(p->resume);
+  }
+  vec_.cold.clear();
+}
+
+void BlockCompiler::lower_vector(Value v) { VectorLowering(*this).lower(v); }
+
+void VectorLowering::lower(Value v) {
+  const Inst& in = inst(v);
   switch (in.op) {
     case Opcode::GetXmm:
-      loc_[v] = Loc{Loc::Vreg, regmap::guest_xmm(in.aux).code, static_cast<int8_t>(in.aux)};
+      c_.loc_[v] = Loc{Loc::Vreg, regmap::guest_xmm(in.aux).code, static_cast<int8_t>(in.aux)};
+      break;
+    case Opcode::SetXmm: lower_set_xmm(v); break;
+    case Opcode::VZero: a_.movi(VArr::D2, def(v), 0); break;
+    case Opcode::VLoad:
+    case Opcode::VStore: lower_memory(v); break;
+    case Opcode::VCheckAlign: lower_check_align(v); break;
+    case Opcode::VUnary:
+    case Opcode::VBinary:
+      switch (static_cast<VecOp>(in.aux)) {
+        case VecOp::FromGpr: case VecOp::Extract: case VecOp::InsertGpr: case VecOp::InsertLane:
+        case VecOp::LowOnly:
+          lower_move(v);
+          break;
+        case VecOp::MovMask: lower_movmask(v); break;
+        default:
+          if (!lower_int(v) && !lower_fp(v))
+            throw Error(ErrorCode::PHYBIN_ERR_INTERNAL,
+                        std::string("no NEON lowering for vector op ") + ir::vecop_name(static_cast<VecOp>(in.aux)));
+          break;
+      }
+      break;
+    default:
+      throw Error(ErrorCode::PHYBIN_ERR_INTERNAL, std::string("no lowering for IR opcode ") + ir::opcode_name(in.op));
+  }
+  for (VReg s : scratch_) c_.vreg_busy_[s.code] = false;
+}
+
+VReg VectorLowering::def(Value v) {
+  int8_t g = c_.vec_.hint_guest[v];
+  if (g < 0) return c_.def_vreg(v);
+  evacuate_xmm(static_cast<unsigned>(g), v, v);
+  VReg r = regmap::guest_xmm(static_cast<unsigned>(g));
+  c_.loc_[v] = Loc{Loc::Vreg, r.code, g};
+  return r;
+}
+
+VReg VectorLowering::scratch() {
+  VReg r = c_.alloc_vreg();
+  scratch_.push_back(r);
+  return r;
+}
+
+// Before guest XMM `guest` changes at `at`, values that still need its old
+// contents move to a register of their own.
+void VectorLowering::evacuate_xmm(unsigned guest, Value at, Value keep) {
+  for (Value r = 0; r < at; ++r) {
+    Loc& l = c_.loc_[r];
+    if (r == keep || c_.rep_[r] != r || l.kind != Loc::Vreg || l.guest != static_cast<int8_t>(guest)) continue;
+    if (c_.last_use_[r] <= at) {
+      l.guest = -1;
+      l.kind = Loc::None;
+      continue;
+    }
+    VReg fresh = c_.alloc_vreg();
+    a_.mov(VArr::B16, fresh, VReg{l.reg});
+    l = Loc{Loc::Vreg, fresh.code, -1};
+  }
+}
+
+void VectorLowering::cold(Cond cond, std::function<void(Assembler&, Label&)> body) {
+  auto p = std::make_unique<ColdPath>();
+  a_.b(cond, p->entry);
+  a_.bind(p->resume);
+  p->body = std::move(body);
+  c_.vec_.cold.push_back(std::move(p));
+}
+
+void VectorLowering::lower_set_xmm(Value v) {
+  const Inst& in = inst(v);
+  Value src = in.args[0];
+  VReg dst = regmap::guest_xmm(in.aux);
+  Loc& sl = c_.loc_[c_.rep_[src]];
+  if (sl.kind == Loc::Vreg && sl.reg == dst.code) {  // computed in place (hint) or xmm <- itself
+    sl.guest = static_cast<int8_t>(in.aux);
+    return;
+  }
+  VReg s = vreg_of(src);
+  evacuate_xmm(in.aux, v, src);
+  a_.mov(VArr::B16, dst, s);
+}
+
+namespace {
+FSize access_fsize(uint64_t bytes) {
+  switch (bytes) {
+    case 4: return FSize::S;
+    case 8: return FSize::D;
+    default: return FSize::Q;
+  }
+}
+}  // namespace
+
+void VectorLowering::lower_memory(Value v) {
+  const Inst& in = inst(v);
+  FSize fs = access_fsize(in.imm);
+  Mem m = c_.address_of(in.args[0]);
+  if (in.op == Opcode::VLoad) {
+    a_.ldr(fs, def(v), m);
+  } else {
+    a_.str(fs, vreg_of(in.args[1]), m);
+  }
+}
+
+// movaps/movdqa...: x86 raises #GP (SIGSEGV) for a misaligned operand.
+void VectorLowering::lower_check_align(Value v) {
+  const Inst& in = inst(v);
+  Reg addr = c_.use(in.args[0], kTmp0);
+  a_.tst(Size::X, addr, uint64_t{15});
+  uint64_t rip = in.imm;
+  BlockCompiler* bc = &c_;
+  cold(Cond::NE, [bc, rip](Assembler& a, Label&) {
+    a.mov_imm(Size::X, kTmp0, rip);
+    a.str(Size::X, kTmp0, mem(regmap::kState, offsetof(GuestState, rip)));
+    bc->save_guest_state();
+    a.mov(Size::X, x0, regmap::kState);
+    a.mov_imm(Size::W, x1, SIGSEGV);
+    bc->call_host(reinterpret_cast<uint64_t>(bc->cfg_.raise_signal));
+    bc->load_guest_state();
+  });
+}
+
+void VectorLowering::lower_move(Value v) {
+  const Inst& in = inst(v);
+  const auto lane = static_cast<FSize>(in.lane);
+  const auto index = static_cast<unsigned>(in.imm);
+  switch (static_cast<VecOp>(in.aux)) {
+    case VecOp::FromGpr: {
+      Reg r = c_.use(in.args[0], kTmp0);
+      VReg d = def(v);
+      if (inst(in.args[0]).type == Type::I64) a_.fmov(FSize::D, d, r);
+      else a_.fmov(FSize::S, d, r);
       return;
-    case Opcode::SetXmm:
-      a_.mov(VArr::B16, regmap::guest_xmm(in.aux), use_v(in.args[0]));
+    }
+    case VecOp::Extract: {
+      VReg x = vreg_of(in.args[0]);
+      Reg d = c_.def_gpr(v);
+      if (lane == FSize::D && index == 1) a_.fmov_from_high(d, x);
+      else if ((lane == FSize::D || lane == FSize::S) && index == 0) a_.fmov(lane, d, x);
+      else a_.umov(lane, d, x, index);
       return;
-    default: throw BlockTooComplex();  // TODO(sse): remaining vector opcodes
+    }
+    case VecOp::InsertGpr: {
+      Reg r = c_.use(in.args[1], kTmp0);
+      VReg x = vreg_of(in.args[0]);
+      VReg d = def(v);
+      copy(d, x);
+      a_.ins(lane, d, index, r);
+      return;
+    }
+    case VecOp::InsertLane: {
+      VReg x = vreg_of(in.args[0]), y = vreg_of(in.args[1]);
+      VReg d = def(v);
+      unsigned to = index & 0xff, from = index >> 8;
+      if (d == y && d != x) {
+        a_.mov(VArr::B16, kVTmp0, x);
+        a_.ins(lane, kVTmp0, to, y, from);
+        a_.mov(VArr::B16, d, kVTmp0);
+        return;
+      }
+      copy(d, x);
+      a_.ins(lane, d, to, y, from);
+      return;
+    }
+    case VecOp::LowOnly: {
+      VReg x = vreg_of(in.args[0]);
+      a_.fmov(lane == FSize::D ? FSize::D : FSize::S, def(v), x);
+      return;
+    }
+    default: return;
+  }
+}
+
+// Sign bits of the elements into a general register.  Bytes: each byte's
+// sign bit shifted to bit 0, then shift-and-accumulate folds 8 bytes into
+// the low byte of each doubleword: 6 instructions and no constants.
+void VectorLowering::lower_movmask(Value v) {
+  const Inst& in = inst(v);
+  VReg x = vreg_of(in.args[0]);
+  Reg d = c_.def_gpr(v);
+  switch (in.lane) {
+    case 0:
+      a_.ushr(VArr::B16, kVTmp0, x, 7);
+      a_.usra(VArr::H8, kVTmp0, kVTmp0, 7);
+      a_.usra(VArr::S4, kVTmp0, kVTmp0, 14);
+      a_.usra(VArr::D2, kVTmp0, kVTmp0, 28);
+      a_.ins(FSize::B, kVTmp0, 1, kVTmp0, 8);
+      a_.umov(FSize::H, d, kVTmp0, 0);
+      return;
+    case 2:
+      a_.ushr(VArr::S4, kVTmp0, x, 31);
+      a_.usra(VArr::D2, kVTmp0, kVTmp0, 31);  // bits 0-1 of each doubleword
+      a_.xtn(VArr::S2, kVTmp0, kVTmp0);
+      a_.fmov(FSize::D, regmap::kTmp1, kVTmp0);
+      a_.orr(Size::X, regmap::kTmp1, regmap::kTmp1, regmap::kTmp1, Shift::LSR, 30);
+      a_.and_(Size::W, d, regmap::kTmp1, uint64_t{0xf});
+      return;
+    default:
+      a_.ushr(VArr::D2, kVTmp0, x, 63);
+      a_.fmov(FSize::D, kTmp0, kVTmp0);
+      a_.fmov_from_high(regmap::kTmp1, kVTmp0);
+      a_.orr(Size::W, d, kTmp0, regmap::kTmp1, Shift::LSL, 1);
+      return;
   }
 }
 

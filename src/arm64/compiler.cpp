@@ -48,27 +48,79 @@ bool foldable_offset(uint64_t imm) {
 
 }  // namespace
 
-void BlockCompiler::fold_addresses() {
+unsigned BlockCompiler::access_log2(Value mem_op) const {
+  const Inst& in = b_.at(mem_op);
+  switch (in.op) {
+    case Opcode::Load: return static_cast<unsigned>(__builtin_ctz(type_bits(in.type) / 8));
+    case Opcode::Store: return static_cast<unsigned>(__builtin_ctz(type_bits(b_.at(in.args[1]).type) / 8));
+    default: return static_cast<unsigned>(__builtin_ctzll(in.imm ? in.imm : 16));  // VLoad/VStore: imm = bytes
+  }
+}
+
+bool BlockCompiler::is_const_shift(Value v) const {
+  const Inst& in = b_.at(v);
+  return (in.op == Opcode::Shl || in.op == Opcode::Lshr || in.op == Opcode::Ashr) && is_const(in.args[1]) &&
+         !is_const(in.args[0]) && (in.type == Type::I64 || in.type == Type::I32);
+}
+
+// Decides which instructions produce no code of their own because their
+// only users embed them: base+offset and base+index(<<size) addresses in
+// loads and stores, and constant shifts in the second operand of ALU ops.
+void BlockCompiler::fold_operands() {
   folded_.assign(n_, false);
-  std::vector<uint32_t> non_memory_uses(n_, 0), memory_uses(n_, 0);
+  std::vector<uint32_t> uses(n_, 0), memory_uses(n_, 0);
+  std::vector<int> memory_log2(n_, -1);  // access size of the memory users; -2 when mixed
   for (Value i = 0; i < n_; ++i) {
     const Inst& in = b_.at(i);
     if (in.dead) continue;
     for (int k = 0; k < 3; ++k) {
       Value a = in.args[k];
       if (a == ir::kNoValue) continue;
-      if (is_memory_op(in.op) && k == 0) ++memory_uses[a];
-      else ++non_memory_uses[a];
+      ++uses[a];
+      if (is_memory_op(in.op) && k == 0) {
+        ++memory_uses[a];
+        int l = static_cast<int>(access_log2(i));
+        memory_log2[a] = memory_log2[a] == -1 || memory_log2[a] == l ? l : -2;
+      }
     }
   }
   for (Value v : {b_.exit.cond, b_.exit.address})
-    if (v != ir::kNoValue) ++non_memory_uses[v];
+    if (v != ir::kNoValue) ++uses[v];
   for (Value i = 0; i < n_; ++i) {
     const Inst& in = b_.at(i);
-    if (in.dead || in.op != Opcode::Add || in.type != Type::I64 || non_memory_uses[i] || !memory_uses[i])
-      continue;
-    if (is_const(in.args[1]) && foldable_offset(const_of(in.args[1])) && !is_const(in.args[0])) folded_[i] = true;
+    if (in.dead) continue;
+    bool address_only = in.op == Opcode::Add && in.type == Type::I64 && uses[i] == memory_uses[i] && uses[i] > 0;
+    if (address_only && !is_const(in.args[0])) {
+      Value y = in.args[1];
+      if (is_const(y)) {
+        folded_[i] = foldable_offset(const_of(y));
+      } else if (is_const_shift(y) && uses[y] == 1 && b_.at(y).op == Opcode::Shl) {
+        folded_[i] = folded_[y] = memory_log2[i] >= 0 && const_of(b_.at(y).args[1]) == static_cast<uint64_t>(memory_log2[i]);
+      } else {
+        folded_[i] = true;
+      }
+      if (folded_[i]) continue;
+    }
+    switch (in.op) {
+      case Opcode::Add: case Opcode::Sub: case Opcode::And: case Opcode::Or: case Opcode::Xor:
+      case Opcode::AndNot:
+        if ((in.type == Type::I64 || in.type == Type::I32) && !is_const(in.args[0]) && is_const_shift(in.args[1]) &&
+            uses[in.args[1]] == 1 && b_.at(in.args[1]).type == in.type)
+          folded_[in.args[1]] = true;
+        break;
+      default: break;
+    }
   }
+}
+
+template <typename Fn>
+void BlockCompiler::for_each_input(Value v, Fn&& fn) const {
+  if (!folded_[v]) {
+    fn(v);
+    return;
+  }
+  for (Value a : b_.at(v).args)
+    if (a != ir::kNoValue && !is_const(a)) for_each_input(a, fn);
 }
 
 void BlockCompiler::analyse() {
@@ -79,7 +131,7 @@ void BlockCompiler::analyse() {
     last_use_[i] = i;
   }
   compute_bits_valid();
-  fold_addresses();
+  fold_operands();
   // Values that share their source's register: truncations, and
   // zero-extensions of values already zero above the source width.
   for (Value i = 0; i < n_; ++i) {
@@ -93,8 +145,7 @@ void BlockCompiler::analyse() {
   }
   auto use_at = [&](Value v, Value at) {
     if (v == ir::kNoValue) return;
-    if (folded_[v]) v = b_.at(v).args[0];
-    last_use_[rep_[v]] = std::max(last_use_[rep_[v]], at);
+    for_each_input(v, [&](Value in) { last_use_[rep_[in]] = std::max(last_use_[rep_[in]], at); });
   };
   for (Value i = 0; i < n_; ++i) {
     const Inst& in = b_.at(i);
@@ -121,6 +172,7 @@ void BlockCompiler::analyse() {
   if (fused_cond_ != ir::kNoValue)
     for (Value a : b_.at(fused_cond_).args) use_at(a, exit_at);
   find_destination_hints();
+  analyse_vectors();
   loc_.assign(n_, Loc{});
 }
 
@@ -151,7 +203,7 @@ void BlockCompiler::compute_bits_valid() {
   }
 }
 
-bool BlockCompiler::hint_allowed(Value def, Value set_reg) const {
+bool BlockCompiler::hint_allowed(Value def) const {
   const Inst& d = b_.at(def);
   if (d.type != Type::I64 || rep_[def] != def || folded_[def]) return false;
   switch (d.op) {
@@ -159,32 +211,42 @@ bool BlockCompiler::hint_allowed(Value def, Value set_reg) const {
     case Opcode::AndNot: case Opcode::Mul: case Opcode::Shl: case Opcode::Lshr: case Opcode::Ashr:
     case Opcode::Ror: case Opcode::Load: case Opcode::ZExt: case Opcode::SExt: case Opcode::Select:
     case Opcode::Not: case Opcode::Neg: case Opcode::Bswap:
-      break;
+      return true;
     default: return false;
   }
-  unsigned guest = b_.at(set_reg).aux;
-  for (Value i = 0; i < set_reg; ++i) {
-    const Inst& in = b_.at(i);
-    if (in.dead) continue;
-    bool touches_guest = (in.op == Opcode::GetReg || in.op == Opcode::SetReg) && in.aux == guest;
-    // The old value (read with GetReg, or an earlier result placed straight
-    // into the register) must be dead once `def` has read its operands...
-    bool holds_guest = (in.op == Opcode::GetReg && in.aux == guest) || hint_guest_[i] == static_cast<int8_t>(guest);
-    if (i < def && holds_guest && last_use_[rep_[i]] > def) return false;
-    // ...and nothing between def and the SetReg may observe the register.
-    if (i > def && (touches_guest || opcode_is_call(in.op) || in.op == Opcode::Trap)) return false;
-  }
-  return true;
 }
 
+// A result can be computed straight into the guest register a later SetReg
+// writes it to when, from the moment it is computed, nothing else needs
+// that register's old contents: every value that holds the register (a
+// GetReg, or an earlier such result) is dead by then, and no GetReg, SetReg
+// or call of that register lies between the computation and the SetReg.
 void BlockCompiler::find_destination_hints() {
   hint_guest_.assign(n_, -1);
+  std::array<Value, 16> last_touch;    // last GetReg/SetReg of the register
+  std::array<Value, 16> holders_live;  // last use of any value holding it
+  last_touch.fill(ir::kNoValue);
+  holders_live.fill(0);
+  Value last_barrier = ir::kNoValue;
+  auto before = [](Value x, Value d) { return x == ir::kNoValue || x < d; };
   for (Value j = 0; j < n_; ++j) {
     const Inst& in = b_.at(j);
-    if (in.dead || in.op != Opcode::SetReg) continue;
+    if (in.dead) continue;
+    if (opcode_is_call(in.op) || in.op == Opcode::Trap) last_barrier = j;
+    if (in.op == Opcode::GetReg) {
+      last_touch[in.aux] = j;
+      holders_live[in.aux] = std::max(holders_live[in.aux], last_use_[rep_[j]]);
+      continue;
+    }
+    if (in.op != Opcode::SetReg) continue;
+    unsigned g = in.aux;
     Value v = in.args[0];
-    if (is_const(v) || hint_guest_[v] >= 0) continue;
-    if (hint_allowed(v, j)) hint_guest_[v] = static_cast<int8_t>(in.aux);
+    if (!is_const(v) && hint_guest_[v] < 0 && hint_allowed(v) && before(last_touch[g], v) &&
+        before(last_barrier, v) && holders_live[g] <= v) {
+      hint_guest_[v] = static_cast<int8_t>(g);
+      holders_live[g] = std::max(holders_live[g], last_use_[rep_[v]]);
+    }
+    last_touch[g] = j;
   }
 }
 
@@ -212,6 +274,7 @@ Reg BlockCompiler::def_gpr(Value v) {
   if (hint_guest_[v] >= 0) {
     unsigned g = static_cast<unsigned>(hint_guest_[v]);
     loc_[v] = Loc{Loc::Gpr, regmap::kGuestGpr[g].code, static_cast<int8_t>(g)};
+    gpr_holders_[g].push_back(v);
     return regmap::kGuestGpr[g];
   }
   Reg reg = alloc_gpr();
@@ -236,15 +299,16 @@ Reg BlockCompiler::use(Value v, Reg tmp) {
 VReg BlockCompiler::use_v(Value v) { return VReg{loc_[rep_[v]].reg}; }
 
 void BlockCompiler::release_dead_args(Value at) {
-  auto release = [&](Value v) {
-    if (v == ir::kNoValue) return;
-    if (folded_[v]) v = b_.at(v).args[0];
+  auto release_one = [&](Value v) {
     Value r = rep_[v];
     Loc& l = loc_[r];
     if (last_use_[r] > at || l.guest >= 0) return;
     if (l.kind == Loc::Gpr) gpr_busy_[l.reg] = false;
     if (l.kind == Loc::Vreg && l.reg < regmap::kNumValueVregs) vreg_busy_[l.reg] = false;
     if (l.kind == Loc::Gpr || l.kind == Loc::Vreg) l.kind = Loc::None;
+  };
+  auto release = [&](Value v) {
+    if (v != ir::kNoValue) for_each_input(v, release_one);
   };
   const Inst& in = b_.at(at);
   for (Value a : in.args) release(a);
@@ -254,9 +318,9 @@ void BlockCompiler::release_dead_args(Value at) {
 // Before guest register `guest` changes, values that still read its old
 // contents through the alias get their own register.
 void BlockCompiler::evacuate_guest_gpr(unsigned guest, Value at) {
-  for (Value r = 0; r < at; ++r) {
+  for (Value r : gpr_holders_[guest]) {
     Loc& l = loc_[r];
-    if (rep_[r] != r || l.kind != Loc::Gpr || l.guest != static_cast<int8_t>(guest)) continue;
+    if (l.kind != Loc::Gpr || l.guest != static_cast<int8_t>(guest)) continue;  // moved already
     if (last_use_[r] <= at) {
       l.guest = -1;
       l.kind = Loc::None;
@@ -266,6 +330,7 @@ void BlockCompiler::evacuate_guest_gpr(unsigned guest, Value at) {
     a_.mov(Size::X, fresh, Reg{l.reg});
     l = Loc{Loc::Gpr, fresh.code, -1};
   }
+  gpr_holders_[guest].clear();
 }
 
 void BlockCompiler::evacuate_all_guest(Value at) {
@@ -311,6 +376,7 @@ void BlockCompiler::compile() {
     release_dead_args(v);
   }
   lower_exit();
+  emit_cold_paths();
 }
 
 bool compile_block(const ir::Block& block, Assembler& a, const BackendConfig& config) {

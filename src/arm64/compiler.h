@@ -3,6 +3,8 @@
 #pragma once
 
 #include <array>
+#include <functional>
+#include <memory>
 #include <vector>
 
 #include "arm64/backend.h"
@@ -17,6 +19,25 @@ struct Loc {
   int8_t guest = -1;  // aliases guest GPR/XMM `guest` (GetReg/GetXmm): moved away before it changes
 };
 
+// Out-of-line code for the rare case of one instruction (an x86 NaN rule, a
+// misaligned access): the hot path branches to `entry`; the body, emitted
+// after the block's exit, may branch to `resume` and falls through to a
+// branch there.
+struct ColdPath {
+  Label entry, resume;
+  std::function<void(Assembler&, Label& resume)> body;
+};
+
+// What the vector lowering keeps for the whole block (compile_vector*.cpp).
+struct VectorState {
+  std::vector<int8_t> hint_guest;  // vector result goes straight into this guest XMM
+  std::vector<std::unique_ptr<ColdPath>> cold;
+  // The last comis/ucomis compare, so that the flags it sets one by one
+  // reuse NZCV while nothing has been emitted in between.
+  const uint32_t* fcmp_end = nullptr;
+  ir::Value fcmp_args[2] = {ir::kNoValue, ir::kNoValue};
+};
+
 class BlockCompiler {
  public:
   BlockCompiler(const ir::Block& block, Assembler& a, const BackendConfig& config);
@@ -26,9 +47,13 @@ class BlockCompiler {
   // ---- analysis (compiler.cpp)
   void analyse();
   void compute_bits_valid();
-  void fold_addresses();
+  void fold_operands();
+  unsigned access_log2(ir::Value mem_op) const;
+  bool is_const_shift(ir::Value v) const;
+  template <typename Fn>
+  void for_each_input(ir::Value v, Fn&& fn) const;
   void find_destination_hints();
-  bool hint_allowed(ir::Value def, ir::Value set_reg) const;
+  bool hint_allowed(ir::Value def) const;
 
   // ---- registers (compiler.cpp)
   ir::Value rep(ir::Value v) const { return rep_[v]; }
@@ -56,7 +81,8 @@ class BlockCompiler {
   void lower_select(ir::Value v);
   void lower_memory(ir::Value v);
   void lower_state(ir::Value v);
-  Mem address_of(ir::Value addr, unsigned log2_size);
+  Mem address_of(ir::Value addr);
+  Reg second_operand(ir::Value v, Shift& shift, unsigned& amount);
   void load_value(ir::Type t, Reg rt, const Mem& m);
 
   // ---- calls and exits (compile_exit.cpp)
@@ -69,8 +95,11 @@ class BlockCompiler {
   void exit_to(uint64_t target);
   void exit_indirect(Reg target);
 
-  // ---- vectors (compile_vector.cpp)
+  // ---- vectors (compile_vector*.cpp, through VectorLowering)
+  friend class VectorLowering;
   void lower_vector(ir::Value v);
+  void analyse_vectors();   // destination hints of vector values (end of analyse)
+  void emit_cold_paths();   // after the exit
 
   const ir::Block& b_;
   Assembler& a_;
@@ -80,13 +109,14 @@ class BlockCompiler {
   std::vector<ir::Value> last_use_;
   std::vector<uint8_t> bits_valid_;     // bits above this are known zero
   std::vector<int8_t> hint_guest_;      // result goes straight into this guest GPR
-  std::vector<bool> folded_;            // an Add folded into memory operands
+  std::vector<bool> folded_;            // embedded in its users (addresses, shifted operands)
   std::vector<Loc> loc_;
   std::array<bool, 32> gpr_busy_{};
   std::array<bool, 32> vreg_busy_{};
-  std::vector<ir::Value> live_reps_;    // reps currently holding a register
+  std::array<std::vector<ir::Value>, 16> gpr_holders_;  // values living in each guest GPR's register
   ir::Value fused_cond_ = ir::kNoValue;  // ICmp consumed directly by the exit branch
   Cond fused_arm_cond_ = Cond::AL;
+  VectorState vec_;
 };
 
 Size size_of(ir::Type t);

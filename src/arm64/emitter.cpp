@@ -2,6 +2,7 @@
 // PC-relative addresses and system instructions.
 #include "arm64/emitter.h"
 
+#include <atomic>
 #include <string>
 
 #include "arm64/emitter_fields.h"
@@ -53,6 +54,13 @@ uint32_t adr_fields(int64_t imm21) {
 Assembler::Assembler(uint32_t* begin, size_t capacity_words) { reset(begin, capacity_words); }
 
 void Assembler::reset() {
+  // Labels remember the epoch they were used in, so a label kept across a
+  // reset (or passed to another Assembler) is caught instead of patching
+  // through stale fixup indices.
+  static std::atomic<uint32_t> next_epoch{1};
+  do {
+    epoch_ = next_epoch.fetch_add(1, std::memory_order_relaxed);
+  } while (epoch_ == 0);  // 0 marks an unused label
   pos_ = 0;
   overflowed_ = false;
   unresolved_ = 0;
@@ -89,7 +97,18 @@ uint32_t Assembler::patch_field(uint32_t word, FixupKind kind, int64_t delta_wor
   bad_operand("fixup kind");
 }
 
+void Assembler::claim(Label& label) const {
+  if (label.epoch_ == 0) label.epoch_ = epoch_;
+  require(label.epoch_ == epoch_, "label belongs to another assembler or was kept across reset()");
+}
+
+uint32_t* Assembler::address_of(const Label& label) const {
+  require(label.bound() && label.epoch_ == epoch_, "address_of an unbound or stale label");
+  return begin_ + label.pos_;
+}
+
 void Assembler::emit_label_ref(uint32_t word, Label& label, FixupKind kind) {
+  claim(label);
   if (label.bound()) {
     emit(patch_field(word, kind, static_cast<int64_t>(label.pos_) - static_cast<int64_t>(pos_)));
     return;
@@ -103,6 +122,7 @@ void Assembler::emit_label_ref(uint32_t word, Label& label, FixupKind kind) {
 }
 
 void Assembler::bind(Label& label) {
+  claim(label);
   require(!label.bound(), "label bound twice");
   label.pos_ = static_cast<int32_t>(pos_);
   for (int32_t i = label.first_fixup_; i >= 0; i = fixups_[i].next) {

@@ -50,6 +50,8 @@ class Assembler {
   // ---- Labels -------------------------------------------------------------
   // Binds `label` to the cursor and patches every earlier reference to it.
   void bind(Label& label);
+  // Address of a bound label's instruction.
+  uint32_t* address_of(const Label& label) const;
 
   // ---- Static helpers (block linking, range checks, immediates) -----------
   // B/BL reach +-128 MiB; B.cond, CBZ, LDR literal +-1 MiB; TBZ +-32 KiB;
@@ -110,9 +112,13 @@ class Assembler {
   void sbc(Size s, Reg rd, Reg rn, Reg rm);
   void sbcs(Size s, Reg rd, Reg rn, Reg rm);
   // Any 64-bit immediate, the shortest way: ADD/SUB #imm, two of them
-  // (24 bits), or mov_imm into `scratch` and a register ADD.  rd and rn may
-  // be SP.  Without a scratch the fallback uses rd (only if rd != rn and
-  // rd is not SP).
+  // (24 bits, not for the flag-setting forms), or mov_imm into `scratch` and
+  // an extended-register ADD.  rd and rn may be SP (rd not for adds/subs/cmp).
+  // Without a scratch the fallback uses rd (only if rd != rn and rd is not
+  // SP).  For Size::W only the low 32 bits of imm count (0xFFFFFFFF is -1).
+  // A negative constant turns ADD into SUB and back; the flag-setting forms
+  // then set exactly the NZCV of the requested operation (C included), and
+  // 0 and the most negative value, where that would not hold, never flip.
   void add_imm(Size s, Reg rd, Reg rn, int64_t imm, std::optional<Reg> scratch = {});
   void sub_imm(Size s, Reg rd, Reg rn, int64_t imm, std::optional<Reg> scratch = {});
   void adds_imm(Size s, Reg rd, Reg rn, int64_t imm, Reg scratch);
@@ -517,6 +523,19 @@ class Assembler {
   void fcvtn(VArr narrow, VReg vd, VReg vn);
   void fcvtl(VArr narrow, VReg vd, VReg vn);
 
+  // ---- SIMD additions for the SSE lowering (emitter_simd_extra.cpp) -------
+  void uabd(VArr arr, VReg vd, VReg vn, VReg vm);  // B, H, S lanes
+  // Unsigned add of adjacent pairs, widening: `src` is the source arrangement.
+  void uaddlp(VArr src, VReg vd, VReg vn);
+  void fmaxv(VReg sd, VReg vn);              // fmaxv sd, vn.4s (NaN if any lane is)
+  void fmaxp(FSize fs, VReg vd, VReg vn);    // scalar pairwise: fmaxp sd, vn.2s / dd, vn.2d
+  // 32-bit lanes (S2/S4): imm8 << shift (shift 0, 8, 16, 24), and its inverse.
+  void movi_s(VArr arr, VReg vd, uint8_t imm8, unsigned shift);
+  void mvni_s(VArr arr, VReg vd, uint8_t imm8, unsigned shift);
+  // FMOV of an 8-bit encoded FP immediate (0x70 is 1.0): vector and scalar.
+  void fmov_imm(VArr arr, VReg vd, uint8_t imm8);
+  void fmov_imm(FSize fs, VReg vd, uint8_t imm8);
+
   // ---- Crypto -------------------------------------------------------------
   void aese(VReg vd, VReg vn);
   void aesd(VReg vd, VReg vn);
@@ -546,6 +565,8 @@ class Assembler {
 
   // Emits `word` whose PC-relative field will point at `label`.
   void emit_label_ref(uint32_t word, Label& label, FixupKind kind);
+  // Ties a label to this Assembler's current use; throws if it is stale.
+  void claim(Label& label) const;
   static uint32_t patch_field(uint32_t word, FixupKind kind, int64_t delta_words);
   void addsub_any_imm(uint32_t op, bool set_flags, Size s, Reg rd, Reg rn, int64_t imm,
                       std::optional<Reg> scratch);
@@ -557,6 +578,7 @@ class Assembler {
   size_t pos_ = 0;
   bool overflowed_ = false;
   size_t unresolved_ = 0;
+  uint32_t epoch_ = 0;  // unique per reset(), see Label
   std::vector<Fixup> fixups_;  // pool of label references; reused after reset()
 };
 

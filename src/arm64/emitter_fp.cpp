@@ -125,20 +125,42 @@ void Assembler::fccmpe(FSize fs, VReg n, VReg m, unsigned nzcv, Cond c) {
 void Assembler::fcsel(FSize fs, VReg d, VReg n, VReg m, Cond c) {
   emit(0x1E200C00 | ftype(fs) | rm(m) | cond(c, 12) | rn(n) | rd(d));
 }
-void Assembler::fcmeq(FSize fs, VReg d, VReg n, VReg m) { emit(0x5E20E400 | sz_bit(fs) | rm(m) | rn(n) | rd(d)); }
-void Assembler::fcmge(FSize fs, VReg d, VReg n, VReg m) { emit(0x7E20E400 | sz_bit(fs) | rm(m) | rn(n) | rd(d)); }
-void Assembler::fcmgt(FSize fs, VReg d, VReg n, VReg m) { emit(0x7EA0E400 | sz_bit(fs) | rm(m) | rn(n) | rd(d)); }
+void Assembler::fcmeq(FSize fs, VReg d, VReg n, VReg m) {
+  emit(0x5E20E400 | sz_bit(fs) | rm(m) | rn(n) | rd(d));
+}
+void Assembler::fcmge(FSize fs, VReg d, VReg n, VReg m) {
+  emit(0x7E20E400 | sz_bit(fs) | rm(m) | rn(n) | rd(d));
+}
+void Assembler::fcmgt(FSize fs, VReg d, VReg n, VReg m) {
+  emit(0x7EA0E400 | sz_bit(fs) | rm(m) | rn(n) | rd(d));
+}
 
 // ---- Conversions and moves to/from general registers -------------------------
 
-void Assembler::fcvtns(Size s, Reg d, FSize fs, VReg n) { emit(fp_int(0x00, s, fs, d.code, n.code)); }
-void Assembler::fcvtas(Size s, Reg d, FSize fs, VReg n) { emit(fp_int(0x04, s, fs, d.code, n.code)); }
-void Assembler::fcvtps(Size s, Reg d, FSize fs, VReg n) { emit(fp_int(0x08, s, fs, d.code, n.code)); }
-void Assembler::fcvtms(Size s, Reg d, FSize fs, VReg n) { emit(fp_int(0x10, s, fs, d.code, n.code)); }
-void Assembler::fcvtzs(Size s, Reg d, FSize fs, VReg n) { emit(fp_int(0x18, s, fs, d.code, n.code)); }
-void Assembler::fcvtzu(Size s, Reg d, FSize fs, VReg n) { emit(fp_int(0x19, s, fs, d.code, n.code)); }
-void Assembler::scvtf(FSize fs, VReg d, Size s, Reg n) { emit(fp_int(0x02, s, fs, d.code, n.code)); }
-void Assembler::ucvtf(FSize fs, VReg d, Size s, Reg n) { emit(fp_int(0x03, s, fs, d.code, n.code)); }
+void Assembler::fcvtns(Size s, Reg d, FSize fs, VReg n) {
+  emit(fp_int(0x00, s, fs, d.code, n.code));
+}
+void Assembler::fcvtas(Size s, Reg d, FSize fs, VReg n) {
+  emit(fp_int(0x04, s, fs, d.code, n.code));
+}
+void Assembler::fcvtps(Size s, Reg d, FSize fs, VReg n) {
+  emit(fp_int(0x08, s, fs, d.code, n.code));
+}
+void Assembler::fcvtms(Size s, Reg d, FSize fs, VReg n) {
+  emit(fp_int(0x10, s, fs, d.code, n.code));
+}
+void Assembler::fcvtzs(Size s, Reg d, FSize fs, VReg n) {
+  emit(fp_int(0x18, s, fs, d.code, n.code));
+}
+void Assembler::fcvtzu(Size s, Reg d, FSize fs, VReg n) {
+  emit(fp_int(0x19, s, fs, d.code, n.code));
+}
+void Assembler::scvtf(FSize fs, VReg d, Size s, Reg n) {
+  emit(fp_int(0x02, s, fs, d.code, n.code));
+}
+void Assembler::ucvtf(FSize fs, VReg d, Size s, Reg n) {
+  emit(fp_int(0x03, s, fs, d.code, n.code));
+}
 
 namespace {
 // FMOV between registers of equal width: S <-> W, D <-> X, H <-> W.
@@ -148,28 +170,60 @@ Size gpr_size_for(FSize fs) {
 }
 }  // namespace
 
-void Assembler::fmov(FSize fs, VReg d, Reg n) { emit(fp_int(0x07, gpr_size_for(fs), fs, d.code, n.code)); }
-void Assembler::fmov(FSize fs, Reg d, VReg n) { emit(fp_int(0x06, gpr_size_for(fs), fs, d.code, n.code)); }
+void Assembler::fmov(FSize fs, VReg d, Reg n) {
+  emit(fp_int(0x07, gpr_size_for(fs), fs, d.code, n.code));
+}
+void Assembler::fmov(FSize fs, Reg d, VReg n) {
+  emit(fp_int(0x06, gpr_size_for(fs), fs, d.code, n.code));
+}
 // The upper doubleword: sf=1, type=10, rmode=01.
 void Assembler::fmov_to_high(VReg d, Reg n) { emit(0x9EAF0000 | rn(n) | rd(d)); }
 void Assembler::fmov_from_high(Reg d, VReg n) { emit(0x9EAE0000 | rn(n) | rd(d)); }
 
 // ---- Vector ------------------------------------------------------------------
 
-void Assembler::fadd(VArr a, VReg d, VReg n, VReg m) { emit(fp_vec3(fthree(0, 0, 0x1A), a, d, n, m)); }
-void Assembler::fsub(VArr a, VReg d, VReg n, VReg m) { emit(fp_vec3(fthree(0, 1, 0x1A), a, d, n, m)); }
-void Assembler::fmul(VArr a, VReg d, VReg n, VReg m) { emit(fp_vec3(fthree(1, 0, 0x1B), a, d, n, m)); }
-void Assembler::fdiv(VArr a, VReg d, VReg n, VReg m) { emit(fp_vec3(fthree(1, 0, 0x1F), a, d, n, m)); }
-void Assembler::fmax(VArr a, VReg d, VReg n, VReg m) { emit(fp_vec3(fthree(0, 0, 0x1E), a, d, n, m)); }
-void Assembler::fmin(VArr a, VReg d, VReg n, VReg m) { emit(fp_vec3(fthree(0, 1, 0x1E), a, d, n, m)); }
-void Assembler::fmaxnm(VArr a, VReg d, VReg n, VReg m) { emit(fp_vec3(fthree(0, 0, 0x18), a, d, n, m)); }
-void Assembler::fminnm(VArr a, VReg d, VReg n, VReg m) { emit(fp_vec3(fthree(0, 1, 0x18), a, d, n, m)); }
-void Assembler::faddp(VArr a, VReg d, VReg n, VReg m) { emit(fp_vec3(fthree(1, 0, 0x1A), a, d, n, m)); }
-void Assembler::fcmeq(VArr a, VReg d, VReg n, VReg m) { emit(fp_vec3(fthree(0, 0, 0x1C), a, d, n, m)); }
-void Assembler::fcmge(VArr a, VReg d, VReg n, VReg m) { emit(fp_vec3(fthree(1, 0, 0x1C), a, d, n, m)); }
-void Assembler::fcmgt(VArr a, VReg d, VReg n, VReg m) { emit(fp_vec3(fthree(1, 1, 0x1C), a, d, n, m)); }
-void Assembler::frecps(VArr a, VReg d, VReg n, VReg m) { emit(fp_vec3(fthree(0, 0, 0x1F), a, d, n, m)); }
-void Assembler::frsqrts(VArr a, VReg d, VReg n, VReg m) { emit(fp_vec3(fthree(0, 1, 0x1F), a, d, n, m)); }
+void Assembler::fadd(VArr a, VReg d, VReg n, VReg m) {
+  emit(fp_vec3(fthree(0, 0, 0x1A), a, d, n, m));
+}
+void Assembler::fsub(VArr a, VReg d, VReg n, VReg m) {
+  emit(fp_vec3(fthree(0, 1, 0x1A), a, d, n, m));
+}
+void Assembler::fmul(VArr a, VReg d, VReg n, VReg m) {
+  emit(fp_vec3(fthree(1, 0, 0x1B), a, d, n, m));
+}
+void Assembler::fdiv(VArr a, VReg d, VReg n, VReg m) {
+  emit(fp_vec3(fthree(1, 0, 0x1F), a, d, n, m));
+}
+void Assembler::fmax(VArr a, VReg d, VReg n, VReg m) {
+  emit(fp_vec3(fthree(0, 0, 0x1E), a, d, n, m));
+}
+void Assembler::fmin(VArr a, VReg d, VReg n, VReg m) {
+  emit(fp_vec3(fthree(0, 1, 0x1E), a, d, n, m));
+}
+void Assembler::fmaxnm(VArr a, VReg d, VReg n, VReg m) {
+  emit(fp_vec3(fthree(0, 0, 0x18), a, d, n, m));
+}
+void Assembler::fminnm(VArr a, VReg d, VReg n, VReg m) {
+  emit(fp_vec3(fthree(0, 1, 0x18), a, d, n, m));
+}
+void Assembler::faddp(VArr a, VReg d, VReg n, VReg m) {
+  emit(fp_vec3(fthree(1, 0, 0x1A), a, d, n, m));
+}
+void Assembler::fcmeq(VArr a, VReg d, VReg n, VReg m) {
+  emit(fp_vec3(fthree(0, 0, 0x1C), a, d, n, m));
+}
+void Assembler::fcmge(VArr a, VReg d, VReg n, VReg m) {
+  emit(fp_vec3(fthree(1, 0, 0x1C), a, d, n, m));
+}
+void Assembler::fcmgt(VArr a, VReg d, VReg n, VReg m) {
+  emit(fp_vec3(fthree(1, 1, 0x1C), a, d, n, m));
+}
+void Assembler::frecps(VArr a, VReg d, VReg n, VReg m) {
+  emit(fp_vec3(fthree(0, 0, 0x1F), a, d, n, m));
+}
+void Assembler::frsqrts(VArr a, VReg d, VReg n, VReg m) {
+  emit(fp_vec3(fthree(0, 1, 0x1F), a, d, n, m));
+}
 
 void Assembler::fabs(VArr a, VReg d, VReg n) { emit(fp_vec2(fmisc(0, 1, 0x0F), a, d, n)); }
 void Assembler::fneg(VArr a, VReg d, VReg n) { emit(fp_vec2(fmisc(1, 1, 0x0F), a, d, n)); }
@@ -215,7 +269,9 @@ namespace {
 uint32_t sha3(unsigned opcode, VReg d, VReg n, VReg m) {
   return 0x5E000000 | rm(m) | (opcode << 12) | rn(n) | rd(d);
 }
-uint32_t sha2(unsigned opcode, VReg d, VReg n) { return 0x5E280800 | (opcode << 12) | rn(n) | rd(d); }
+uint32_t sha2(unsigned opcode, VReg d, VReg n) {
+  return 0x5E280800 | (opcode << 12) | rn(n) | rd(d);
+}
 }  // namespace
 
 void Assembler::sha1c(VReg d, VReg n, VReg m) { emit(sha3(0, d, n, m)); }

@@ -163,9 +163,10 @@ void Assembler::mov_imm(Size s, Reg rd, uint64_t value) {
       break;
     case MovPlan::First::Movz:
     case MovPlan::First::Movn: {
-      // The first halfword that differs from the base (or halfword 0).
+      // The first halfword that differs from the base (halfword 0 if none).
       unsigned i = 0;
-      while (i + 1 < count && halfword(value, i) == halfword(plan.base, i)) ++i;
+      while (i < count && halfword(value, i) == halfword(plan.base, i)) ++i;
+      if (i == count) i = 0;
       if (plan.first == MovPlan::First::Movz) {
         movz(s, rd, halfword(value, i), 16 * i);
       } else {

@@ -30,8 +30,8 @@ uint32_t addsub_imm(uint32_t op, Size s, Reg d, Reg n, uint32_t imm12, bool lsl1
 }
 
 // Opcode bits of the logical (shifted register) class: opc 29-30, N 21.
-constexpr uint32_t kAnd = 0, kBic = 1u << 21, kOrr = 1u << 29, kOrn = kOrr | kBic,
-                   kEor = 2u << 29, kEon = kEor | kBic, kAnds = 3u << 29, kBics = kAnds | kBic;
+constexpr uint32_t kAnd = 0, kBic = 1u << 21, kOrr = 1u << 29, kOrn = kOrr | kBic, kEor = 2u << 29,
+                   kEon = kEor | kBic, kAnds = 3u << 29, kBics = kAnds | kBic;
 
 uint32_t logical_shifted(uint32_t op, Size s, Reg d, Reg n, Reg m, Shift sh, unsigned amount) {
   return 0x0A000000 | op | sf(s) | (static_cast<uint32_t>(sh) << 22) | rm(m) |
@@ -129,10 +129,18 @@ void Assembler::cmn(Size s, Reg n, Reg m, Shift sh, unsigned amt) { adds(s, xzr,
 void Assembler::cmn(Size s, Reg n, uint32_t imm12, bool lsl12) { adds(s, xzr, n, imm12, lsl12); }
 void Assembler::neg(Size s, Reg d, Reg m, Shift sh, unsigned amt) { sub(s, d, xzr, m, sh, amt); }
 void Assembler::negs(Size s, Reg d, Reg m, Shift sh, unsigned amt) { subs(s, d, xzr, m, sh, amt); }
-void Assembler::adc(Size s, Reg d, Reg n, Reg m) { emit(0x1A000000 | sf(s) | rm(m) | rn(n) | rd(d)); }
-void Assembler::adcs(Size s, Reg d, Reg n, Reg m) { emit(0x3A000000 | sf(s) | rm(m) | rn(n) | rd(d)); }
-void Assembler::sbc(Size s, Reg d, Reg n, Reg m) { emit(0x5A000000 | sf(s) | rm(m) | rn(n) | rd(d)); }
-void Assembler::sbcs(Size s, Reg d, Reg n, Reg m) { emit(0x7A000000 | sf(s) | rm(m) | rn(n) | rd(d)); }
+void Assembler::adc(Size s, Reg d, Reg n, Reg m) {
+  emit(0x1A000000 | sf(s) | rm(m) | rn(n) | rd(d));
+}
+void Assembler::adcs(Size s, Reg d, Reg n, Reg m) {
+  emit(0x3A000000 | sf(s) | rm(m) | rn(n) | rd(d));
+}
+void Assembler::sbc(Size s, Reg d, Reg n, Reg m) {
+  emit(0x5A000000 | sf(s) | rm(m) | rn(n) | rd(d));
+}
+void Assembler::sbcs(Size s, Reg d, Reg n, Reg m) {
+  emit(0x7A000000 | sf(s) | rm(m) | rn(n) | rd(d));
+}
 
 // ---- Logical -----------------------------------------------------------------
 
@@ -179,9 +187,15 @@ uint32_t move_wide(uint32_t op, Size s, Reg d, uint16_t imm, unsigned shift) {
 }
 }  // namespace
 
-void Assembler::movn(Size s, Reg d, uint16_t imm, unsigned sh) { emit(move_wide(0x12800000, s, d, imm, sh)); }
-void Assembler::movz(Size s, Reg d, uint16_t imm, unsigned sh) { emit(move_wide(0x52800000, s, d, imm, sh)); }
-void Assembler::movk(Size s, Reg d, uint16_t imm, unsigned sh) { emit(move_wide(0x72800000, s, d, imm, sh)); }
+void Assembler::movn(Size s, Reg d, uint16_t imm, unsigned sh) {
+  emit(move_wide(0x12800000, s, d, imm, sh));
+}
+void Assembler::movz(Size s, Reg d, uint16_t imm, unsigned sh) {
+  emit(move_wide(0x52800000, s, d, imm, sh));
+}
+void Assembler::movk(Size s, Reg d, uint16_t imm, unsigned sh) {
+  emit(move_wide(0x72800000, s, d, imm, sh));
+}
 
 // ---- Shifts and bitfields ----------------------------------------------------
 
@@ -195,13 +209,23 @@ void Assembler::lsl(Size s, Reg d, Reg n, unsigned amount) {
   require(amount < bits, "shift amount");
   ubfm(s, d, n, (bits - amount) % bits, bits - 1 - amount);
 }
-void Assembler::lsr(Size s, Reg d, Reg n, unsigned amount) { ubfm(s, d, n, amount, reg_bits(s) - 1); }
-void Assembler::asr(Size s, Reg d, Reg n, unsigned amount) { sbfm(s, d, n, amount, reg_bits(s) - 1); }
+void Assembler::lsr(Size s, Reg d, Reg n, unsigned amount) {
+  ubfm(s, d, n, amount, reg_bits(s) - 1);
+}
+void Assembler::asr(Size s, Reg d, Reg n, unsigned amount) {
+  sbfm(s, d, n, amount, reg_bits(s) - 1);
+}
 void Assembler::ror(Size s, Reg d, Reg n, unsigned amount) { extr(s, d, n, n, amount); }
 
-void Assembler::ubfm(Size s, Reg d, Reg n, unsigned r, unsigned i) { emit(bitfield(kUbfm, s, d, n, r, i)); }
-void Assembler::sbfm(Size s, Reg d, Reg n, unsigned r, unsigned i) { emit(bitfield(kSbfm, s, d, n, r, i)); }
-void Assembler::bfm(Size s, Reg d, Reg n, unsigned r, unsigned i) { emit(bitfield(kBfm, s, d, n, r, i)); }
+void Assembler::ubfm(Size s, Reg d, Reg n, unsigned r, unsigned i) {
+  emit(bitfield(kUbfm, s, d, n, r, i));
+}
+void Assembler::sbfm(Size s, Reg d, Reg n, unsigned r, unsigned i) {
+  emit(bitfield(kSbfm, s, d, n, r, i));
+}
+void Assembler::bfm(Size s, Reg d, Reg n, unsigned r, unsigned i) {
+  emit(bitfield(kBfm, s, d, n, r, i));
+}
 
 void Assembler::ubfx(Size s, Reg d, Reg n, unsigned lsb, unsigned width) {
   check_field(s, lsb, width);
@@ -240,8 +264,12 @@ void Assembler::extr(Size s, Reg d, Reg n, Reg m, unsigned lsb) {
 
 // ---- Multiply, divide --------------------------------------------------------
 
-void Assembler::madd(Size s, Reg d, Reg n, Reg m, Reg a) { emit(dp3(0x1B000000 | sf(s), d, n, m, a)); }
-void Assembler::msub(Size s, Reg d, Reg n, Reg m, Reg a) { emit(dp3(0x1B008000 | sf(s), d, n, m, a)); }
+void Assembler::madd(Size s, Reg d, Reg n, Reg m, Reg a) {
+  emit(dp3(0x1B000000 | sf(s), d, n, m, a));
+}
+void Assembler::msub(Size s, Reg d, Reg n, Reg m, Reg a) {
+  emit(dp3(0x1B008000 | sf(s), d, n, m, a));
+}
 void Assembler::mul(Size s, Reg d, Reg n, Reg m) { madd(s, d, n, m, xzr); }
 void Assembler::mneg(Size s, Reg d, Reg n, Reg m) { msub(s, d, n, m, xzr); }
 void Assembler::smaddl(Reg d, Reg n, Reg m, Reg a) { emit(dp3(0x9B200000, d, n, m, a)); }
@@ -267,10 +295,18 @@ void Assembler::cls(Size s, Reg d, Reg n) { emit(dp1(0x5, s, d, n)); }
 
 // ---- Conditional select and compare ------------------------------------------
 
-void Assembler::csel(Size s, Reg d, Reg n, Reg m, Cond c) { emit(cond_select(0x1A800000, s, d, n, m, c)); }
-void Assembler::csinc(Size s, Reg d, Reg n, Reg m, Cond c) { emit(cond_select(0x1A800400, s, d, n, m, c)); }
-void Assembler::csinv(Size s, Reg d, Reg n, Reg m, Cond c) { emit(cond_select(0x5A800000, s, d, n, m, c)); }
-void Assembler::csneg(Size s, Reg d, Reg n, Reg m, Cond c) { emit(cond_select(0x5A800400, s, d, n, m, c)); }
+void Assembler::csel(Size s, Reg d, Reg n, Reg m, Cond c) {
+  emit(cond_select(0x1A800000, s, d, n, m, c));
+}
+void Assembler::csinc(Size s, Reg d, Reg n, Reg m, Cond c) {
+  emit(cond_select(0x1A800400, s, d, n, m, c));
+}
+void Assembler::csinv(Size s, Reg d, Reg n, Reg m, Cond c) {
+  emit(cond_select(0x5A800000, s, d, n, m, c));
+}
+void Assembler::csneg(Size s, Reg d, Reg n, Reg m, Cond c) {
+  emit(cond_select(0x5A800400, s, d, n, m, c));
+}
 void Assembler::cset(Size s, Reg d, Cond c) { csinc(s, d, xzr, xzr, inverted_for_alias(c)); }
 void Assembler::csetm(Size s, Reg d, Cond c) { csinv(s, d, xzr, xzr, inverted_for_alias(c)); }
 void Assembler::cinc(Size s, Reg d, Reg n, Cond c) { csinc(s, d, n, n, inverted_for_alias(c)); }

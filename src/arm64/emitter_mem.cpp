@@ -168,11 +168,8 @@ uint32_t single_lane(FSize lane, unsigned index) {
     case FSize::S:
       require(index < 4, "lane index");
       return (4u << 13) | ((index >> 1) << 30) | ((index & 1) << 12);
-    case FSize::D:
-      require(index < 2, "lane index");
-      return (4u << 13) | (index << 30) | (1u << 10);
-    default:
-      bad_operand("ld1/st1 lane must be B, H, S or D");
+    case FSize::D: require(index < 2, "lane index"); return (4u << 13) | (index << 30) | (1u << 10);
+    default: bad_operand("ld1/st1 lane must be B, H, S or D");
   }
 }
 }  // namespace
@@ -195,11 +192,15 @@ constexpr uint32_t kStxr = 0x08000000, kLdxr = 0x08400000, kAcqRel = 0x8000;
 constexpr uint32_t kStlr = 0x08808000, kLdar = 0x08C08000;
 }  // namespace
 
-void Assembler::ldxr(MemSize ms, Reg t, Reg n) { emit(exclusive(kLdxr, log2_of(ms), xzr, t, xzr, n)); }
+void Assembler::ldxr(MemSize ms, Reg t, Reg n) {
+  emit(exclusive(kLdxr, log2_of(ms), xzr, t, xzr, n));
+}
 void Assembler::ldaxr(MemSize ms, Reg t, Reg n) {
   emit(exclusive(kLdxr | kAcqRel, log2_of(ms), xzr, t, xzr, n));
 }
-void Assembler::stxr(MemSize ms, Reg s, Reg t, Reg n) { emit(exclusive(kStxr, log2_of(ms), s, t, xzr, n)); }
+void Assembler::stxr(MemSize ms, Reg s, Reg t, Reg n) {
+  emit(exclusive(kStxr, log2_of(ms), s, t, xzr, n));
+}
 void Assembler::stlxr(MemSize ms, Reg s, Reg t, Reg n) {
   emit(exclusive(kStxr | kAcqRel, log2_of(ms), s, t, xzr, n));
 }
@@ -216,8 +217,12 @@ void Assembler::stxp(Size sz, Reg s, Reg t1, Reg t2, Reg n) {
 void Assembler::stlxp(Size sz, Reg s, Reg t1, Reg t2, Reg n) {
   emit(exclusive(kStxr | 0x00200000 | kAcqRel, is64(sz) ? 3 : 2, s, t1, t2, n));
 }
-void Assembler::ldar(MemSize ms, Reg t, Reg n) { emit(exclusive(kLdar, log2_of(ms), xzr, t, xzr, n)); }
-void Assembler::stlr(MemSize ms, Reg t, Reg n) { emit(exclusive(kStlr, log2_of(ms), xzr, t, xzr, n)); }
+void Assembler::ldar(MemSize ms, Reg t, Reg n) {
+  emit(exclusive(kLdar, log2_of(ms), xzr, t, xzr, n));
+}
+void Assembler::stlr(MemSize ms, Reg t, Reg n) {
+  emit(exclusive(kStlr, log2_of(ms), xzr, t, xzr, n));
+}
 void Assembler::ldapr(MemSize ms, Reg t, Reg n) {
   emit(0x38BFC000 | (log2_of(ms) << 30) | rn(n) | rd(t));
 }
@@ -237,8 +242,12 @@ uint32_t atomic_al(uint32_t o3_opc, MemSize ms, Reg s, Reg t, Reg n) {
 }  // namespace
 
 void Assembler::cas(MemSize ms, Reg s, Reg t, Reg n) { emit(cas_word(kCas, ms, s, t, n)); }
-void Assembler::casa(MemSize ms, Reg s, Reg t, Reg n) { emit(cas_word(kCas | kCasAcquire, ms, s, t, n)); }
-void Assembler::casl(MemSize ms, Reg s, Reg t, Reg n) { emit(cas_word(kCas | kCasRelease, ms, s, t, n)); }
+void Assembler::casa(MemSize ms, Reg s, Reg t, Reg n) {
+  emit(cas_word(kCas | kCasAcquire, ms, s, t, n));
+}
+void Assembler::casl(MemSize ms, Reg s, Reg t, Reg n) {
+  emit(cas_word(kCas | kCasRelease, ms, s, t, n));
+}
 void Assembler::casal(MemSize ms, Reg s, Reg t, Reg n) {
   emit(cas_word(kCas | kCasAcquire | kCasRelease, ms, s, t, n));
 }

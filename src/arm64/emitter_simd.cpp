@@ -131,31 +131,81 @@ void Assembler::movi(VArr arr, VReg d, uint64_t imm) {
 
 // ---- Three same --------------------------------------------------------------
 
-void Assembler::add(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(0, 0x10), kArrAllButD1, a, d, n, m)); }
-void Assembler::sub(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(1, 0x10), kArrAllButD1, a, d, n, m)); }
-void Assembler::mul(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(0, 0x13), kArrBHS, a, d, n, m)); }
-void Assembler::addp(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(0, 0x17), kArrAllButD1, a, d, n, m)); }
-void Assembler::cmeq(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(1, 0x11), kArrAllButD1, a, d, n, m)); }
-void Assembler::cmtst(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(0, 0x11), kArrAllButD1, a, d, n, m)); }
-void Assembler::cmgt(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(0, 0x06), kArrAllButD1, a, d, n, m)); }
-void Assembler::cmge(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(0, 0x07), kArrAllButD1, a, d, n, m)); }
-void Assembler::cmhi(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(1, 0x06), kArrAllButD1, a, d, n, m)); }
-void Assembler::cmhs(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(1, 0x07), kArrAllButD1, a, d, n, m)); }
-void Assembler::sqadd(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(0, 0x01), kArrAllButD1, a, d, n, m)); }
-void Assembler::uqadd(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(1, 0x01), kArrAllButD1, a, d, n, m)); }
-void Assembler::sqsub(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(0, 0x05), kArrAllButD1, a, d, n, m)); }
-void Assembler::uqsub(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(1, 0x05), kArrAllButD1, a, d, n, m)); }
-void Assembler::sshl(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(0, 0x08), kArrAllButD1, a, d, n, m)); }
-void Assembler::ushl(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(1, 0x08), kArrAllButD1, a, d, n, m)); }
-void Assembler::smax(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(0, 0x0C), kArrBHS, a, d, n, m)); }
-void Assembler::umax(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(1, 0x0C), kArrBHS, a, d, n, m)); }
-void Assembler::smin(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(0, 0x0D), kArrBHS, a, d, n, m)); }
-void Assembler::umin(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(1, 0x0D), kArrBHS, a, d, n, m)); }
-void Assembler::smaxp(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(0, 0x14), kArrBHS, a, d, n, m)); }
-void Assembler::umaxp(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(1, 0x14), kArrBHS, a, d, n, m)); }
-void Assembler::sminp(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(0, 0x15), kArrBHS, a, d, n, m)); }
-void Assembler::uminp(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(1, 0x15), kArrBHS, a, d, n, m)); }
-void Assembler::urhadd(VArr a, VReg d, VReg n, VReg m) { emit(three_same(three(1, 0x02), kArrBHS, a, d, n, m)); }
+void Assembler::add(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(0, 0x10), kArrAllButD1, a, d, n, m));
+}
+void Assembler::sub(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(1, 0x10), kArrAllButD1, a, d, n, m));
+}
+void Assembler::mul(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(0, 0x13), kArrBHS, a, d, n, m));
+}
+void Assembler::addp(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(0, 0x17), kArrAllButD1, a, d, n, m));
+}
+void Assembler::cmeq(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(1, 0x11), kArrAllButD1, a, d, n, m));
+}
+void Assembler::cmtst(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(0, 0x11), kArrAllButD1, a, d, n, m));
+}
+void Assembler::cmgt(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(0, 0x06), kArrAllButD1, a, d, n, m));
+}
+void Assembler::cmge(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(0, 0x07), kArrAllButD1, a, d, n, m));
+}
+void Assembler::cmhi(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(1, 0x06), kArrAllButD1, a, d, n, m));
+}
+void Assembler::cmhs(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(1, 0x07), kArrAllButD1, a, d, n, m));
+}
+void Assembler::sqadd(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(0, 0x01), kArrAllButD1, a, d, n, m));
+}
+void Assembler::uqadd(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(1, 0x01), kArrAllButD1, a, d, n, m));
+}
+void Assembler::sqsub(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(0, 0x05), kArrAllButD1, a, d, n, m));
+}
+void Assembler::uqsub(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(1, 0x05), kArrAllButD1, a, d, n, m));
+}
+void Assembler::sshl(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(0, 0x08), kArrAllButD1, a, d, n, m));
+}
+void Assembler::ushl(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(1, 0x08), kArrAllButD1, a, d, n, m));
+}
+void Assembler::smax(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(0, 0x0C), kArrBHS, a, d, n, m));
+}
+void Assembler::umax(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(1, 0x0C), kArrBHS, a, d, n, m));
+}
+void Assembler::smin(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(0, 0x0D), kArrBHS, a, d, n, m));
+}
+void Assembler::umin(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(1, 0x0D), kArrBHS, a, d, n, m));
+}
+void Assembler::smaxp(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(0, 0x14), kArrBHS, a, d, n, m));
+}
+void Assembler::umaxp(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(1, 0x14), kArrBHS, a, d, n, m));
+}
+void Assembler::sminp(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(0, 0x15), kArrBHS, a, d, n, m));
+}
+void Assembler::uminp(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(1, 0x15), kArrBHS, a, d, n, m));
+}
+void Assembler::urhadd(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(three(1, 0x02), kArrBHS, a, d, n, m));
+}
 
 // Bitwise: the size field picks the operation (opcode 00011).
 void Assembler::and_(VArr a, VReg d, VReg n, VReg m) { emit(bitwise(0x0E201C00, a, d, n, m)); }
@@ -169,13 +219,27 @@ void Assembler::bif(VArr a, VReg d, VReg n, VReg m) { emit(bitwise(0x2EE01C00, a
 
 // ---- Two-register miscellaneous ----------------------------------------------
 
-void Assembler::cmgt0(VArr a, VReg d, VReg n) { emit(two_misc(misc(0, 0x08), kArrAllButD1, a, d, n)); }
-void Assembler::cmeq0(VArr a, VReg d, VReg n) { emit(two_misc(misc(0, 0x09), kArrAllButD1, a, d, n)); }
-void Assembler::cmlt0(VArr a, VReg d, VReg n) { emit(two_misc(misc(0, 0x0A), kArrAllButD1, a, d, n)); }
-void Assembler::cmge0(VArr a, VReg d, VReg n) { emit(two_misc(misc(1, 0x08), kArrAllButD1, a, d, n)); }
-void Assembler::cmle0(VArr a, VReg d, VReg n) { emit(two_misc(misc(1, 0x09), kArrAllButD1, a, d, n)); }
-void Assembler::abs(VArr a, VReg d, VReg n) { emit(two_misc(misc(0, 0x0B), kArrAllButD1, a, d, n)); }
-void Assembler::neg(VArr a, VReg d, VReg n) { emit(two_misc(misc(1, 0x0B), kArrAllButD1, a, d, n)); }
+void Assembler::cmgt0(VArr a, VReg d, VReg n) {
+  emit(two_misc(misc(0, 0x08), kArrAllButD1, a, d, n));
+}
+void Assembler::cmeq0(VArr a, VReg d, VReg n) {
+  emit(two_misc(misc(0, 0x09), kArrAllButD1, a, d, n));
+}
+void Assembler::cmlt0(VArr a, VReg d, VReg n) {
+  emit(two_misc(misc(0, 0x0A), kArrAllButD1, a, d, n));
+}
+void Assembler::cmge0(VArr a, VReg d, VReg n) {
+  emit(two_misc(misc(1, 0x08), kArrAllButD1, a, d, n));
+}
+void Assembler::cmle0(VArr a, VReg d, VReg n) {
+  emit(two_misc(misc(1, 0x09), kArrAllButD1, a, d, n));
+}
+void Assembler::abs(VArr a, VReg d, VReg n) {
+  emit(two_misc(misc(0, 0x0B), kArrAllButD1, a, d, n));
+}
+void Assembler::neg(VArr a, VReg d, VReg n) {
+  emit(two_misc(misc(1, 0x0B), kArrAllButD1, a, d, n));
+}
 void Assembler::mvn(VArr a, VReg d, VReg n) { emit(two_misc(misc(1, 0x05), kArrBytes, a, d, n)); }
 void Assembler::cnt(VArr a, VReg d, VReg n) { emit(two_misc(misc(0, 0x05), kArrBytes, a, d, n)); }
 void Assembler::rev16(VArr a, VReg d, VReg n) { emit(two_misc(misc(0, 0x01), kArrBytes, a, d, n)); }
@@ -188,20 +252,46 @@ namespace {
 constexpr uint32_t kArrAcross = kArrBH | arr_bit(VArr::S4);
 }  // namespace
 
-void Assembler::addv(VArr a, VReg d, VReg n) { emit(two_misc(across(0, 0x1B), kArrAcross, a, d, n)); }
-void Assembler::saddlv(VArr a, VReg d, VReg n) { emit(two_misc(across(0, 0x03), kArrAcross, a, d, n)); }
-void Assembler::uaddlv(VArr a, VReg d, VReg n) { emit(two_misc(across(1, 0x03), kArrAcross, a, d, n)); }
-void Assembler::smaxv(VArr a, VReg d, VReg n) { emit(two_misc(across(0, 0x0A), kArrAcross, a, d, n)); }
-void Assembler::umaxv(VArr a, VReg d, VReg n) { emit(two_misc(across(1, 0x0A), kArrAcross, a, d, n)); }
-void Assembler::sminv(VArr a, VReg d, VReg n) { emit(two_misc(across(0, 0x1A), kArrAcross, a, d, n)); }
-void Assembler::uminv(VArr a, VReg d, VReg n) { emit(two_misc(across(1, 0x1A), kArrAcross, a, d, n)); }
+void Assembler::addv(VArr a, VReg d, VReg n) {
+  emit(two_misc(across(0, 0x1B), kArrAcross, a, d, n));
+}
+void Assembler::saddlv(VArr a, VReg d, VReg n) {
+  emit(two_misc(across(0, 0x03), kArrAcross, a, d, n));
+}
+void Assembler::uaddlv(VArr a, VReg d, VReg n) {
+  emit(two_misc(across(1, 0x03), kArrAcross, a, d, n));
+}
+void Assembler::smaxv(VArr a, VReg d, VReg n) {
+  emit(two_misc(across(0, 0x0A), kArrAcross, a, d, n));
+}
+void Assembler::umaxv(VArr a, VReg d, VReg n) {
+  emit(two_misc(across(1, 0x0A), kArrAcross, a, d, n));
+}
+void Assembler::sminv(VArr a, VReg d, VReg n) {
+  emit(two_misc(across(0, 0x1A), kArrAcross, a, d, n));
+}
+void Assembler::uminv(VArr a, VReg d, VReg n) {
+  emit(two_misc(across(1, 0x1A), kArrAcross, a, d, n));
+}
 
 // ---- Narrowing and widening --------------------------------------------------
 
-void Assembler::xtn(VArr nw, VReg d, VReg n) { require_narrow(nw); emit(two_misc(misc(0, 0x12), kArrBHS, nw, d, n)); }
-void Assembler::sqxtun(VArr nw, VReg d, VReg n) { require_narrow(nw); emit(two_misc(misc(1, 0x12), kArrBHS, nw, d, n)); }
-void Assembler::sqxtn(VArr nw, VReg d, VReg n) { require_narrow(nw); emit(two_misc(misc(0, 0x14), kArrBHS, nw, d, n)); }
-void Assembler::uqxtn(VArr nw, VReg d, VReg n) { require_narrow(nw); emit(two_misc(misc(1, 0x14), kArrBHS, nw, d, n)); }
+void Assembler::xtn(VArr nw, VReg d, VReg n) {
+  require_narrow(nw);
+  emit(two_misc(misc(0, 0x12), kArrBHS, nw, d, n));
+}
+void Assembler::sqxtun(VArr nw, VReg d, VReg n) {
+  require_narrow(nw);
+  emit(two_misc(misc(1, 0x12), kArrBHS, nw, d, n));
+}
+void Assembler::sqxtn(VArr nw, VReg d, VReg n) {
+  require_narrow(nw);
+  emit(two_misc(misc(0, 0x14), kArrBHS, nw, d, n));
+}
+void Assembler::uqxtn(VArr nw, VReg d, VReg n) {
+  require_narrow(nw);
+  emit(two_misc(misc(1, 0x14), kArrBHS, nw, d, n));
+}
 
 void Assembler::shrn(VArr nw, VReg d, VReg n, unsigned shift) {
   require_narrow(nw);
@@ -227,8 +317,14 @@ uint32_t three_different(unsigned u, unsigned opcode, VArr nw, VReg d, VReg n, V
 }
 }  // namespace
 
-void Assembler::smull(VArr nw, VReg d, VReg n, VReg m) { require_narrow(nw); emit(three_different(0, 0xC, nw, d, n, m)); }
-void Assembler::umull(VArr nw, VReg d, VReg n, VReg m) { require_narrow(nw); emit(three_different(1, 0xC, nw, d, n, m)); }
+void Assembler::smull(VArr nw, VReg d, VReg n, VReg m) {
+  require_narrow(nw);
+  emit(three_different(0, 0xC, nw, d, n, m));
+}
+void Assembler::umull(VArr nw, VReg d, VReg n, VReg m) {
+  require_narrow(nw);
+  emit(three_different(1, 0xC, nw, d, n, m));
+}
 void Assembler::pmull(VArr nw, VReg d, VReg n, VReg m) {
   require_arr(nw, kArrBytes | arr_bit(VArr::D1) | arr_bit(VArr::D2), "pmull arrangement");
   emit(three_different(0, 0xE, nw, d, n, m));
@@ -236,20 +332,42 @@ void Assembler::pmull(VArr nw, VReg d, VReg n, VReg m) {
 
 // ---- Shifts by immediate -----------------------------------------------------
 
-void Assembler::shl(VArr a, VReg d, VReg n, unsigned sh) { emit(left_shift(shift_op(0, 0x0A), a, d, n, sh)); }
-void Assembler::sshr(VArr a, VReg d, VReg n, unsigned sh) { emit(right_shift(shift_op(0, 0x00), a, d, n, sh)); }
-void Assembler::ushr(VArr a, VReg d, VReg n, unsigned sh) { emit(right_shift(shift_op(1, 0x00), a, d, n, sh)); }
-void Assembler::ssra(VArr a, VReg d, VReg n, unsigned sh) { emit(right_shift(shift_op(0, 0x02), a, d, n, sh)); }
-void Assembler::usra(VArr a, VReg d, VReg n, unsigned sh) { emit(right_shift(shift_op(1, 0x02), a, d, n, sh)); }
+void Assembler::shl(VArr a, VReg d, VReg n, unsigned sh) {
+  emit(left_shift(shift_op(0, 0x0A), a, d, n, sh));
+}
+void Assembler::sshr(VArr a, VReg d, VReg n, unsigned sh) {
+  emit(right_shift(shift_op(0, 0x00), a, d, n, sh));
+}
+void Assembler::ushr(VArr a, VReg d, VReg n, unsigned sh) {
+  emit(right_shift(shift_op(1, 0x00), a, d, n, sh));
+}
+void Assembler::ssra(VArr a, VReg d, VReg n, unsigned sh) {
+  emit(right_shift(shift_op(0, 0x02), a, d, n, sh));
+}
+void Assembler::usra(VArr a, VReg d, VReg n, unsigned sh) {
+  emit(right_shift(shift_op(1, 0x02), a, d, n, sh));
+}
 
 // ---- Permutes and tables -----------------------------------------------------
 
-void Assembler::uzp1(VArr a, VReg d, VReg n, VReg m) { emit(three_same(permute(1), kArrAllButD1, a, d, n, m)); }
-void Assembler::trn1(VArr a, VReg d, VReg n, VReg m) { emit(three_same(permute(2), kArrAllButD1, a, d, n, m)); }
-void Assembler::zip1(VArr a, VReg d, VReg n, VReg m) { emit(three_same(permute(3), kArrAllButD1, a, d, n, m)); }
-void Assembler::uzp2(VArr a, VReg d, VReg n, VReg m) { emit(three_same(permute(5), kArrAllButD1, a, d, n, m)); }
-void Assembler::trn2(VArr a, VReg d, VReg n, VReg m) { emit(three_same(permute(6), kArrAllButD1, a, d, n, m)); }
-void Assembler::zip2(VArr a, VReg d, VReg n, VReg m) { emit(three_same(permute(7), kArrAllButD1, a, d, n, m)); }
+void Assembler::uzp1(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(permute(1), kArrAllButD1, a, d, n, m));
+}
+void Assembler::trn1(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(permute(2), kArrAllButD1, a, d, n, m));
+}
+void Assembler::zip1(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(permute(3), kArrAllButD1, a, d, n, m));
+}
+void Assembler::uzp2(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(permute(5), kArrAllButD1, a, d, n, m));
+}
+void Assembler::trn2(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(permute(6), kArrAllButD1, a, d, n, m));
+}
+void Assembler::zip2(VArr a, VReg d, VReg n, VReg m) {
+  emit(three_same(permute(7), kArrAllButD1, a, d, n, m));
+}
 
 void Assembler::ext(VArr a, VReg d, VReg n, VReg m, unsigned byte_index) {
   require_arr(a, kArrBytes, "ext takes B8 or B16");
@@ -265,7 +383,11 @@ uint32_t table(uint32_t op, VArr a, VReg d, VReg first, unsigned count, VReg m) 
 }
 }  // namespace
 
-void Assembler::tbl(VArr a, VReg d, VReg t, unsigned count, VReg m) { emit(table(0x0E000000, a, d, t, count, m)); }
-void Assembler::tbx(VArr a, VReg d, VReg t, unsigned count, VReg m) { emit(table(0x0E001000, a, d, t, count, m)); }
+void Assembler::tbl(VArr a, VReg d, VReg t, unsigned count, VReg m) {
+  emit(table(0x0E000000, a, d, t, count, m));
+}
+void Assembler::tbx(VArr a, VReg d, VReg t, unsigned count, VReg m) {
+  emit(table(0x0E001000, a, d, t, count, m));
+}
 
 }  // namespace phybin::arm64

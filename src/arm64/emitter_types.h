@@ -121,8 +121,9 @@ constexpr Mem mem(Reg base, Reg index, Extend extend = Extend::UXTX, bool scaled
 
 // A position in the code being assembled.  Branches may refer to a label
 // before it is bound; the Assembler patches them when bind() is called.
-// A label belongs to one Assembler and must not be copied or outlive its
-// pending references (Assembler::unresolved_fixups() counts them).
+// A label belongs to one Assembler between two reset()s; using it with
+// another one, or after a reset, throws.  Labels are not copyable; every
+// reference must be bound before the code runs (unresolved_fixups()).
 class Label {
  public:
   Label() = default;
@@ -135,8 +136,9 @@ class Label {
 
  private:
   friend class Assembler;
-  int32_t pos_ = -1;         // bound position (words), or -1
+  int32_t pos_ = -1;          // bound position (words), or -1
   int32_t first_fixup_ = -1;  // head of this label's pending-reference list
+  uint32_t epoch_ = 0;        // the Assembler use it belongs to (0: none yet)
 };
 
 }  // namespace phybin::arm64

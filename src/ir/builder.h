@@ -48,6 +48,16 @@ class Builder {
     return emit(Opcode::CallHelper, result, a, b, kNoValue, reinterpret_cast<uint64_t>(fn));
   }
 
+  // A vector operation (VUnary or VBinary by `b`) on elements of 8 << lane bits.
+  Value vec(VecOp op, Type result, unsigned lane, Value a, Value b = kNoValue, uint64_t imm = 0) {
+    Value v = emit(b == kNoValue ? Opcode::VUnary : Opcode::VBinary, result, a, b, kNoValue, imm,
+                   static_cast<uint8_t>(op));
+    block_.at(v).lane = static_cast<uint8_t>(lane);
+    return v;
+  }
+  Value vload(Value addr, unsigned bytes) { return emit(Opcode::VLoad, Type::V128, addr, kNoValue, kNoValue, bytes); }
+  void vstore(Value addr, Value v, unsigned bytes) { emit(Opcode::VStore, Type::Void, addr, v, kNoValue, bytes); }
+
   Type type_of(Value v) const { return block_.at(v).type; }
   bool is_const(Value v) const { return block_.at(v).op == Opcode::Const; }
   uint64_t const_value(Value v) const { return block_.at(v).imm; }

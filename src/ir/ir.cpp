@@ -29,6 +29,15 @@ int opcode_arg_count(Opcode op) { return info(op).nargs; }
 bool opcode_has_side_effect(Opcode op) { return (info(op).props & (kSideEffect | kCall)) != 0; }
 bool opcode_is_call(Opcode op) { return (info(op).props & kCall) != 0; }
 
+const char* vecop_name(VecOp op) {
+  static const char* const kNames[] = {
+#define V(name, nargs) #name,
+#include "ir/vecops.inc"
+#undef V
+  };
+  return op < VecOp::Count ? kNames[static_cast<int>(op)] : "?";
+}
+
 const char* type_name(Type t) {
   static const char* const kNames[] = {"void", "i1", "i8", "i16", "i32", "i64", "v128"};
   return kNames[static_cast<int>(t)];
@@ -116,7 +125,10 @@ std::string print_block(const Block& block) {
     int n = std::snprintf(line, sizeof line, "  %%%zu:%s = %s", i, type_name(in.type), opcode_name(in.op));
     for (int a = 0; a < 3; ++a)
       if (in.args[a] != kNoValue) n += std::snprintf(line + n, sizeof line - n, " %%%u", in.args[a]);
-    if (in.aux) n += std::snprintf(line + n, sizeof line - n, " aux=%u", in.aux);
+    if (in.op == Opcode::VUnary || in.op == Opcode::VBinary)
+      n += std::snprintf(line + n, sizeof line - n, " %s.%u", vecop_name(static_cast<VecOp>(in.aux)), 8u << in.lane);
+    else if (in.aux)
+      n += std::snprintf(line + n, sizeof line - n, " aux=%u", in.aux);
     if (in.imm) std::snprintf(line + n, sizeof line - n, " imm=%#" PRIx64, in.imm);
     out += line;
     out += '\n';

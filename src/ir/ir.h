@@ -17,6 +17,15 @@ enum class Opcode : uint8_t {
   Count
 };
 
+// What a VUnary/VBinary computes (Inst::aux); see ir/vecops.inc.
+enum class VecOp : uint8_t {
+#define V(name, nargs) name,
+#include "ir/vecops.inc"
+#undef V
+  Count
+};
+const char* vecop_name(VecOp op);
+
 enum OpProps : uint8_t { kPure = 1, kSideEffect = 2, kCall = 4 };
 
 const char* opcode_name(Opcode op);
@@ -41,7 +50,7 @@ struct Inst {
   Opcode op;
   Type type = Type::Void;
   uint8_t aux = 0;
-  uint8_t pad = 0;
+  uint8_t lane = 0;  // vector ops: log2 of the element size in bytes
   Value args[3] = {kNoValue, kNoValue, kNoValue};
   uint64_t imm = 0;
   bool dead = false;  // removed by a pass; kept in place so indices stay valid

@@ -3,6 +3,8 @@
 #include <cinttypes>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "common/error.h"
@@ -17,7 +19,6 @@ namespace phybin::runtime {
 namespace {
 
 constexpr size_t kLookupEntries = 1u << 16;
-constexpr uint64_t kNoGuest = ~uint64_t{0};
 Runtime* g_runtime = nullptr;
 
 uint64_t syscall_entry(GuestState* s, uint64_t, uint64_t) {
@@ -42,14 +43,16 @@ Runtime::Runtime(const RuntimeOptions& options)
   backend_.stubs = cache_.stubs();
   backend_.raise_signal = &raise_guest_signal;
   backend_.lookup_mask = kLookupEntries - 1;
-  lookup_.assign(kLookupEntries, LookupEntry{kNoGuest, nullptr});
+  // Zero-filled pages: an empty entry {0, nullptr} sends a guest jump to
+  // address 0 to host address 0, which faults just as the jump does natively.
+  lookup_.reset(static_cast<LookupEntry*>(std::calloc(kLookupEntries, sizeof(LookupEntry))));
   g_runtime = this;
 }
 
 void Runtime::flush() {
   cache_.flush();
   blocks_.clear();
-  std::fill(lookup_.begin(), lookup_.end(), LookupEntry{kNoGuest, nullptr});
+  std::memset(lookup_.get(), 0, kLookupEntries * sizeof(LookupEntry));
   logf(LogLevel::Info, "phybin: code cache flushed (%u so far)", cache_.flush_count());
 }
 
@@ -90,6 +93,7 @@ const void* Runtime::translate(uint64_t pc) {
       blocks_[pc] = code;
       lookup_[pc & (kLookupEntries - 1)] = LookupEntry{pc, code};
       ++blocks_translated_;
+      guest_insns_translated_ += block.guest_insns;
       return code;
     } catch (const arm64::BlockTooComplex&) {
       if (block.guest_insns <= 1)
@@ -98,6 +102,12 @@ const void* Runtime::translate(uint64_t pc) {
       max_insns = block.guest_insns / 2;
     }
   }
+}
+
+void Runtime::log_stats() const {
+  logf(LogLevel::Info, "phybin: %llu blocks translated (%llu guest instructions), code cache %zu of %zu KiB used, %u flushes",
+       static_cast<unsigned long long>(blocks_translated_), static_cast<unsigned long long>(guest_insns_translated_),
+       cache_.used_bytes() >> 10, cache_.capacity_bytes() >> 10, cache_.flush_count());
 }
 
 void Runtime::log_block(const ir::Block& block, const void* code, size_t words) const {
@@ -114,7 +124,7 @@ void Runtime::log_block(const ir::Block& block, const void* code, size_t words) 
 }
 
 void Runtime::run(GuestState& state) {
-  state.lookup_table = reinterpret_cast<uint64_t>(lookup_.data());
+  state.lookup_table = reinterpret_cast<uint64_t>(lookup_.get());
   state.lookup_mask = kLookupEntries - 1;
   state.exit_link = 0;
   for (;;) {

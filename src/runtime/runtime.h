@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
+#include <cstdlib>
 #include <vector>
 
 #include "arm64/backend.h"
@@ -33,6 +34,8 @@ class Runtime {
   void flush();
 
   static Runtime* current();
+  // One line of translation statistics for PHYBIN_LOG_LEVEL >= 2.
+  void log_stats() const;
 
  private:
   const void* lookup_or_translate(uint64_t pc);
@@ -46,8 +49,12 @@ class Runtime {
   x86::Frontend frontend_;
   arm64::BackendConfig backend_;
   std::unordered_map<uint64_t, const void*> blocks_;
-  std::vector<LookupEntry> lookup_;
+  struct FreeDeleter {
+    void operator()(LookupEntry* p) const { std::free(p); }
+  };
+  std::unique_ptr<LookupEntry[], FreeDeleter> lookup_;
   uint64_t blocks_translated_ = 0;
+  uint64_t guest_insns_translated_ = 0;
 };
 
 }  // namespace phybin::runtime

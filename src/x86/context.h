@@ -38,12 +38,14 @@ struct Ctx {
   FlagSource& flags;
   uint64_t rip;                // address of this instruction
   uint64_t next;               // address of the next one
+  uint64_t live_flags = ~uint64_t{0};  // RFLAGS bits read after this instruction
   bool ends_block = false;     // set by control transfers, which fill block.exit
   std::array<ir::Value, 4> address_cache{ir::kNoValue, ir::kNoValue, ir::kNoValue, ir::kNoValue};
 
   const ZydisDecodedOperand& op(int i) const { return d.ops[i]; }
   ZydisMnemonic mnemonic() const { return d.info.mnemonic; }
   ir::Exit& exit() { return b.block().exit; }
+  bool flag_live(uint8_t bit) const { return (live_flags >> bit) & 1; }
 };
 
 // Returns false when the instruction cannot be translated (the caller then

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "common/guest_state.h"
+
 namespace phybin::x86 {
 
 Decoder::Decoder() {
@@ -16,6 +18,34 @@ Decoder::Decoder() {
 bool Decoder::decode(const uint8_t* code, size_t max_len, uint64_t address, DecodedInsn& out) const {
   out.address = address;
   return ZYAN_SUCCESS(ZydisDecoderDecodeFull(&decoder_, code, max_len, &out.info, out.ops));
+}
+
+bool Decoder::decode_instruction(const uint8_t* code, size_t max_len, ZydisDecodedInstruction& out) const {
+  ZydisDecoderContext context;
+  return ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&decoder_, &context, code, max_len, &out));
+}
+
+uint64_t flags_tested(const ZydisDecodedInstruction& insn) {
+  return insn.cpu_flags ? insn.cpu_flags->tested & kArithFlags : 0;
+}
+
+uint64_t flags_killed(const ZydisDecodedInstruction& insn) {
+  if (!insn.cpu_flags) return 0;
+  switch (insn.mnemonic) {
+    case ZYDIS_MNEMONIC_SHL: case ZYDIS_MNEMONIC_SHR: case ZYDIS_MNEMONIC_SAR: case ZYDIS_MNEMONIC_ROL:
+    case ZYDIS_MNEMONIC_ROR: case ZYDIS_MNEMONIC_RCL: case ZYDIS_MNEMONIC_RCR: case ZYDIS_MNEMONIC_SHLD:
+    case ZYDIS_MNEMONIC_SHRD:
+      // By 1 (D0/D1) or by a non-zero immediate the flags are written; a
+      // count in CL may be 0, and then they are not.
+      if (insn.opcode != 0xD0 && insn.opcode != 0xD1) {
+        unsigned mask = insn.operand_width == 64 ? 63 : 31;
+        if (insn.raw.imm[0].size == 0 || (insn.raw.imm[0].value.u & mask) == 0) return 0;
+      }
+      break;
+    default: break;
+  }
+  const ZydisAccessedFlags& f = *insn.cpu_flags;
+  return (f.modified | f.set_0 | f.set_1 | f.undefined) & kArithFlags;
 }
 
 std::string Decoder::format(const DecodedInsn& insn) const {

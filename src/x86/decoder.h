@@ -20,6 +20,8 @@ class Decoder {
   Decoder();
   // Decodes at `address`, reading at most `max_len` bytes from `code`.
   bool decode(const uint8_t* code, size_t max_len, uint64_t address, DecodedInsn& out) const;
+  // Instruction only, without operands: cheaper, for looking ahead.
+  bool decode_instruction(const uint8_t* code, size_t max_len, ZydisDecodedInstruction& out) const;
   // AT&T-free Intel syntax, e.g. "vpaddd ymm2, ymm1, ymm0".
   std::string format(const DecodedInsn& insn) const;
 
@@ -29,6 +31,12 @@ class Decoder {
 };
 
 const char* isa_extension_name(const DecodedInsn& insn);
+
+// Arithmetic RFLAGS bits the instruction reads, and those it always
+// overwrites.  A shift or rotate by CL may leave the flags alone (count 0),
+// so it overwrites none.
+uint64_t flags_tested(const ZydisDecodedInstruction& insn);
+uint64_t flags_killed(const ZydisDecodedInstruction& insn);
 std::string bytes_hex(const uint8_t* code, size_t len);
 
 }  // namespace phybin::x86

@@ -38,7 +38,7 @@ bool bit_test(Ctx& c) {
   index = c.b.binary(Opcode::And, w, c.b.zext(w, offset), c.b.constant(w, bits - 1));
   Value wide = c.b.zext(w, value);
   Value bit = c.b.trunc(Type::I1, c.b.binary(Opcode::And, w, c.b.binary(Opcode::Lshr, w, wide, index), c.b.constant(w, 1)));
-  c.b.set_flag(kCF, bit);
+  put_flag(c, kCF, bit);
   if (kOp == BitOp::Test) return true;
   Value mask = c.b.binary(Opcode::Shl, w, c.b.constant(w, 1), index);
   Value r = kOp == BitOp::Set     ? c.b.binary(Opcode::Or, w, wide, mask)
@@ -60,7 +60,7 @@ bool bit_scan(Ctx& c) {
                          : c.b.unary(Opcode::Ctz, t, src);
   Value old = read_operand(c, 0);
   write_operand(c, 0, c.b.select(t, zero, old, index));
-  c.b.set_flag(kZF, zero);
+  put_flag(c, kZF, zero);
   return true;
 }
 
@@ -69,8 +69,8 @@ bool popcnt(Ctx& c) {
   Value src = read_operand(c, 1);
   write_operand(c, 0, c.b.unary(Opcode::Popcount, t, src));
   Value zero = c.b.constant(Type::I1, 0);
-  for (uint8_t bit : {kCF, kPF, kAF, kSF, kOF}) c.b.set_flag(bit, zero);
-  c.b.set_flag(kZF, c.b.icmp(Cond::EQ, src, c.b.constant(t, 0)));
+  for (uint8_t bit : {kCF, kPF, kAF, kSF, kOF}) put_flag(c, bit, zero);
+  put_flag(c, kZF, c.b.icmp(Cond::EQ, src, c.b.constant(t, 0)));
   return true;
 }
 

@@ -17,8 +17,8 @@ namespace {
 // CF = OF = "the product does not fit the destination"; SF, ZF, AF, PF are
 // undefined and left alone.
 void flags_mul(Ctx& c, Value overflow) {
-  c.b.set_flag(kCF, overflow);
-  c.b.set_flag(kOF, overflow);
+  put_flag(c, kCF, overflow);
+  put_flag(c, kOF, overflow);
 }
 
 // Writes the low and high halves of a one-operand multiply to the

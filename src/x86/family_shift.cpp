@@ -84,17 +84,19 @@ ShiftResult compute(Ctx& c, ShiftKind kind, Type t, Value a, Value count) {
 }
 
 void write_flags(Ctx& c, const ShiftResult& s) {
-  c.b.set_flag(kCF, s.cf);
-  c.b.set_flag(kOF, s.of);
+  put_flag(c, kCF, s.cf);
+  put_flag(c, kOF, s.of);
   if (s.defines_zsp) {
-    c.b.set_flag(kAF, c.b.constant(Type::I1, 0));
+    put_flag(c, kAF, c.b.constant(Type::I1, 0));
     flags_zsp(c, s.result);
   }
 }
 
 // Flags keep their old values when the (masked) count is zero.
 void write_flags_if(Ctx& c, Value nonzero, const ShiftResult& s) {
-  auto pick = [&](uint8_t bit, Value v) { c.b.set_flag(bit, c.b.select(Type::I1, nonzero, v, c.b.get_flag(bit))); };
+  auto pick = [&](uint8_t bit, Value v) {
+    if (c.flag_live(bit)) c.b.set_flag(bit, c.b.select(Type::I1, nonzero, v, c.b.get_flag(bit)));
+  };
   pick(kCF, s.cf);
   pick(kOF, s.of);
   if (s.defines_zsp) {

@@ -2,6 +2,7 @@
 // fences, cld/std, clc/stc/cmc, lahf/sahf, pushf/popf.
 #include <csignal>
 
+#include "x86/flags.h"
 #include "x86/helpers.h"
 #include "x86/operands.h"
 
@@ -52,12 +53,12 @@ bool nop(Ctx&) { return true; }
 
 template <uint8_t kBit, int kValue>
 bool set_flag_const(Ctx& c) {
-  c.b.set_flag(kBit, c.b.constant(Type::I1, kValue));
+  put_flag(c, kBit, c.b.constant(Type::I1, kValue));
   return true;
 }
 
 bool cmc(Ctx& c) {
-  c.b.set_flag(kCF, c.b.binary(Opcode::Xor, Type::I1, c.b.get_flag(kCF), c.b.constant(Type::I1, 1)));
+  put_flag(c, kCF, c.b.binary(Opcode::Xor, Type::I1, c.b.get_flag(kCF), c.b.constant(Type::I1, 1)));
   return true;
 }
 
@@ -85,7 +86,7 @@ bool lahf(Ctx& c) {
 
 bool sahf(Ctx& c) {
   Value ah = c.b.extract(c.b.get_reg(RAX), 8, 8);
-  for (uint8_t bit : {kCF, kPF, kAF, kZF, kSF}) c.b.set_flag(bit, c.b.extract(ah, bit, 1));
+  for (uint8_t bit : {kCF, kPF, kAF, kZF, kSF}) put_flag(c, bit, c.b.extract(ah, bit, 1));
   return true;
 }
 

@@ -9,6 +9,12 @@ using ir::Value;
 
 namespace {
 
+// Emits the computation of a flag only when something reads the flag.
+template <typename Compute>
+void put(Ctx& c, uint8_t bit, Compute compute) {
+  if (c.flag_live(bit)) c.b.set_flag(bit, compute());
+}
+
 Value zero_of(Ctx& c, Value like) { return c.b.constant(c.b.type_of(like), 0); }
 
 Value sign_set(Ctx& c, Value v) { return c.b.icmp(Cond::SLT, v, zero_of(c, v)); }
@@ -41,70 +47,74 @@ Value xor1(Ctx& c, Value x, Value y) { return c.b.binary(Opcode::Xor, Type::I1, 
 
 }  // namespace
 
+void put_flag(Ctx& c, uint8_t bit, Value v) {
+  if (c.flag_live(bit)) c.b.set_flag(bit, v);
+}
+
 void flags_zsp(Ctx& c, Value r) {
-  c.b.set_flag(kZF, c.b.icmp(Cond::EQ, r, zero_of(c, r)));
-  c.b.set_flag(kSF, sign_set(c, r));
-  c.b.set_flag(kPF, c.b.emit(Opcode::Parity, Type::I1, r));
+  put(c, kZF, [&] { return c.b.icmp(Cond::EQ, r, zero_of(c, r)); });
+  put(c, kSF, [&] { return sign_set(c, r); });
+  put(c, kPF, [&] { return c.b.emit(Opcode::Parity, Type::I1, r); });
 }
 
 void flags_add(Ctx& c, Value a, Value b, Value r) {
-  c.b.set_flag(kCF, c.b.icmp(Cond::ULT, r, a));
-  c.b.set_flag(kOF, overflow_add(c, a, b, r));
-  c.b.set_flag(kAF, aux_carry(c, a, b, r));
+  put(c, kCF, [&] { return c.b.icmp(Cond::ULT, r, a); });
+  put(c, kOF, [&] { return overflow_add(c, a, b, r); });
+  put(c, kAF, [&] { return aux_carry(c, a, b, r); });
   flags_zsp(c, r);
   record(c, FlagSource::Add, a, b, r);
 }
 
 void flags_sub(Ctx& c, Value a, Value b, Value r) {
-  c.b.set_flag(kCF, c.b.icmp(Cond::ULT, a, b));
-  c.b.set_flag(kOF, overflow_sub(c, a, b, r));
-  c.b.set_flag(kAF, aux_carry(c, a, b, r));
+  put(c, kCF, [&] { return c.b.icmp(Cond::ULT, a, b); });
+  put(c, kOF, [&] { return overflow_sub(c, a, b, r); });
+  put(c, kAF, [&] { return aux_carry(c, a, b, r); });
   flags_zsp(c, r);
   record(c, FlagSource::Sub, a, b, r);
 }
 
 void flags_adc(Ctx& c, Value a, Value b, Value carry_in, Value r) {
-  Value wrapped = c.b.icmp(Cond::ULT, r, a);
-  Value equal = c.b.icmp(Cond::EQ, r, a);
-  c.b.set_flag(kCF, or1(c, wrapped, and1(c, carry_in, equal)));
-  c.b.set_flag(kOF, overflow_add(c, a, b, r));
-  c.b.set_flag(kAF, aux_carry(c, a, b, r));
+  put(c, kCF, [&] {
+    return or1(c, c.b.icmp(Cond::ULT, r, a), and1(c, carry_in, c.b.icmp(Cond::EQ, r, a)));
+  });
+  put(c, kOF, [&] { return overflow_add(c, a, b, r); });
+  put(c, kAF, [&] { return aux_carry(c, a, b, r); });
   flags_zsp(c, r);
   c.flags.kind = FlagSource::None;
 }
 
 void flags_sbb(Ctx& c, Value a, Value b, Value borrow_in, Value r) {
-  Value below = c.b.icmp(Cond::ULT, a, b);
-  Value equal = c.b.icmp(Cond::EQ, a, b);
-  c.b.set_flag(kCF, or1(c, below, and1(c, borrow_in, equal)));
-  c.b.set_flag(kOF, overflow_sub(c, a, b, r));
-  c.b.set_flag(kAF, aux_carry(c, a, b, r));
+  put(c, kCF, [&] {
+    return or1(c, c.b.icmp(Cond::ULT, a, b), and1(c, borrow_in, c.b.icmp(Cond::EQ, a, b)));
+  });
+  put(c, kOF, [&] { return overflow_sub(c, a, b, r); });
+  put(c, kAF, [&] { return aux_carry(c, a, b, r); });
   flags_zsp(c, r);
   c.flags.kind = FlagSource::None;
 }
 
 void flags_logic(Ctx& c, Value r) {
   Value zero = c.b.constant(Type::I1, 0);
-  c.b.set_flag(kCF, zero);
-  c.b.set_flag(kOF, zero);
-  c.b.set_flag(kAF, zero);  // undefined on x86; zero keeps runs deterministic
+  put(c, kCF, [&] { return zero; });
+  put(c, kOF, [&] { return zero; });
+  put(c, kAF, [&] { return zero; });  // undefined on x86; zero keeps runs deterministic
   flags_zsp(c, r);
   record(c, FlagSource::Logic, ir::kNoValue, ir::kNoValue, r);
 }
 
 void flags_inc_dec(Ctx& c, Value a, Value r, bool inc) {
   Value one = c.b.constant(c.b.type_of(a), 1);
-  c.b.set_flag(kOF, inc ? overflow_add(c, a, one, r) : overflow_sub(c, a, one, r));
-  c.b.set_flag(kAF, aux_carry(c, a, one, r));
+  put(c, kOF, [&] { return inc ? overflow_add(c, a, one, r) : overflow_sub(c, a, one, r); });
+  put(c, kAF, [&] { return aux_carry(c, a, one, r); });
   flags_zsp(c, r);
   record(c, FlagSource::IncDec, a, one, r);
 }
 
 void flags_neg(Ctx& c, Value a, Value r) {
   Value zero = zero_of(c, a);
-  c.b.set_flag(kCF, c.b.icmp(Cond::NE, a, zero));
-  c.b.set_flag(kOF, overflow_sub(c, zero, a, r));
-  c.b.set_flag(kAF, aux_carry(c, zero, a, r));
+  put(c, kCF, [&] { return c.b.icmp(Cond::NE, a, zero); });
+  put(c, kOF, [&] { return overflow_sub(c, zero, a, r); });
+  put(c, kAF, [&] { return aux_carry(c, zero, a, r); });
   flags_zsp(c, r);
   record(c, FlagSource::Sub, zero, a, r);
 }

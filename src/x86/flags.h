@@ -13,6 +13,9 @@ void flags_sbb(Ctx& c, ir::Value a, ir::Value b, ir::Value borrow_in, ir::Value 
 void flags_logic(Ctx& c, ir::Value r);
 void flags_inc_dec(Ctx& c, ir::Value a, ir::Value r, bool inc);
 void flags_neg(Ctx& c, ir::Value a, ir::Value r);
+// Writes flag `bit` only if something reads it after this instruction.
+void put_flag(Ctx& c, uint8_t bit, ir::Value v);
+
 // ZF, SF and PF from a result.
 void flags_zsp(Ctx& c, ir::Value r);
 

@@ -31,12 +31,14 @@ bool Frontend::can_translate(const DecodedInsn& insn) const {
   return handlers_.find(insn.info.mnemonic) != nullptr;
 }
 
-bool Frontend::translate_one(ir::Builder& b, const DecodedInsn& insn, FlagSource& flags, bool& ends) const {
+bool Frontend::translate_one(ir::Builder& b, const DecodedInsn& insn, uint64_t live_flags, FlagSource& flags,
+                             bool& ends) const {
   Handler h = handlers_.find(insn.info.mnemonic);
   if (!h) return false;
   size_t mark = b.block().insts.size();
   FlagSource saved = flags;
   Ctx c{b, insn, hooks_, flags, insn.address, insn.address + insn.info.length};
+  c.live_flags = live_flags;
   if (!h(c)) {
     b.block().insts.resize(mark);  // the handler gave up part-way: drop what it emitted
     flags = saved;
@@ -52,17 +54,35 @@ bool Frontend::translate_one(ir::Builder& b, const DecodedInsn& insn, FlagSource
   return true;
 }
 
+namespace {
+
+bool ends_block(const ZydisDecodedInstruction& insn) {
+  return insn.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE || insn.mnemonic == ZYDIS_MNEMONIC_UD2 ||
+         insn.mnemonic == ZYDIS_MNEMONIC_INT3 || insn.mnemonic == ZYDIS_MNEMONIC_HLT;
+}
+
+uint64_t relative_target(const ZydisDecodedInstruction& insn, uint64_t pc) {
+  return pc + insn.length + static_cast<uint64_t>(insn.raw.imm[0].value.s);
+}
+
+bool is_direct(const ZydisDecodedInstruction& insn) { return insn.raw.imm[0].is_relative; }
+
+}  // namespace
+
+// Decodes the block first, then knows for every instruction which flags
+// are read after it, so handlers only compute flags somebody reads.
 ir::Block Frontend::translate(uint64_t rip, unsigned max_insns) const {
   ir::Block block;
   block.guest_start = rip;
   ir::Builder b(block);
-  FlagSource flags;
+  std::vector<DecodedInsn> insns;
+  insns.reserve(max_insns);
   uint64_t pc = rip;
-  bool ends = false;
-  while (!ends && block.guest_insns < max_insns) {
-    DecodedInsn insn;
+  while (insns.size() < max_insns) {
+    DecodedInsn& insn = insns.emplace_back();
     if (!decoder_.decode(guest_code(pc), kMaxInsnLength, pc, insn)) {
-      if (block.guest_insns > 0) break;
+      insns.pop_back();
+      if (!insns.empty()) break;
       // Natively an undecodable instruction raises SIGILL: so does the guest.
       b.emit(ir::Opcode::Trap, ir::Type::Void, ir::kNoValue, ir::kNoValue, ir::kNoValue, pc, SIGILL);
       block.guest_insns = 1;
@@ -70,17 +90,53 @@ ir::Block Frontend::translate(uint64_t rip, unsigned max_insns) const {
       block.guest_end = pc + 1;
       return block;
     }
-    if (!translate_one(b, insn, flags, ends)) {
-      if (block.guest_insns == 0) report_untranslatable(insn, guest_code(pc));
+    if (!can_translate(insn)) {
+      if (insns.size() == 1) report_untranslatable(insn, guest_code(pc));
+      insns.pop_back();
+      break;
+    }
+    pc += insn.info.length;
+    if (ends_block(insn.info)) break;
+  }
+  // Flags live after each instruction, from the exit backwards.
+  std::vector<uint64_t> live_after(insns.size());
+  uint64_t live = exit_liveness(insns.back(), pc);
+  for (size_t i = insns.size(); i-- > 0;) {
+    live_after[i] = live;
+    live = (live & ~flags_killed(insns[i].info)) | flags_tested(insns[i].info);
+  }
+  FlagSource flags;
+  bool ends = false;
+  for (size_t i = 0; i < insns.size() && !ends; ++i) {
+    if (!translate_one(b, insns[i], live_after[i] | kFlagMask(kDF), flags, ends)) {
+      if (i == 0) report_untranslatable(insns[i], guest_code(insns[i].address));
       break;
     }
     ++block.guest_insns;
-    pc += insn.info.length;
   }
-  block.guest_end = pc;
-  if (!ends) block.exit = ir::Exit{ir::ExitKind::Jump, ir::kNoValue, ir::kNoValue, pc, 0, 0};
-  set_exit_liveness(block);
+  const DecodedInsn& last = insns[block.guest_insns - 1];
+  block.guest_end = last.address + last.info.length;
+  if (!ends) block.exit = ir::Exit{ir::ExitKind::Jump, ir::kNoValue, ir::kNoValue, block.guest_end, 0, 0};
+  block.exit.live_flags = live_after[block.guest_insns - 1] | kFlagMask(kDF);
   return block;
+}
+
+// Flags read after the block's last instruction `last`, which ends at `next`.
+uint64_t Frontend::exit_liveness(const DecodedInsn& last, uint64_t next) const {
+  constexpr int kBudget = 16;
+  const ZydisDecodedInstruction& info = last.info;
+  switch (info.mnemonic) {
+    case ZYDIS_MNEMONIC_CALL:
+    case ZYDIS_MNEMONIC_RET: return 0;  // System V: flags mean nothing across calls
+    case ZYDIS_MNEMONIC_JMP:
+      return is_direct(info) ? flags_read_after(relative_target(info, last.address), kBudget) : kAllArith;
+    default: break;
+  }
+  if (info.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE)
+    return is_direct(info) ? flags_read_after(relative_target(info, last.address), kBudget) |
+                                 flags_read_after(next, kBudget)
+                           : kAllArith;
+  return flags_read_after(next, kBudget);
 }
 
 // Flags the code at `rip` may read before writing them.  Follows direct
@@ -89,54 +145,29 @@ ir::Block Frontend::translate(uint64_t rip, unsigned max_insns) const {
 uint64_t Frontend::flags_read_after(uint64_t rip, int budget) const {
   uint64_t live = 0, written = 0;
   uint64_t pc = rip;
-  auto unknown_rest = [&] { return (live | (kAllArith & ~written)) & kAllArith; };
   while ((written & kAllArith) != kAllArith) {
-    if (--budget < 0) return unknown_rest();
-    DecodedInsn insn;
-    if (!decoder_.decode(guest_code(pc), kMaxInsnLength, pc, insn) || !handlers_.find(insn.info.mnemonic))
-      return unknown_rest();
-    if (const ZydisAccessedFlags* f = insn.info.cpu_flags) {
-      live |= f->tested & ~written;
-      written |= f->modified | f->set_0 | f->set_1 | f->undefined;
-    }
-    uint64_t next = pc + insn.info.length;
-    const ZydisDecodedOperand& op0 = insn.ops[0];
-    bool direct = op0.type == ZYDIS_OPERAND_TYPE_IMMEDIATE && op0.imm.is_relative;
-    uint64_t target = next + static_cast<uint64_t>(op0.imm.value.s);
-    switch (insn.info.mnemonic) {
+    if (--budget < 0) break;
+    ZydisDecodedInstruction insn;
+    if (!decoder_.decode_instruction(guest_code(pc), kMaxInsnLength, insn) || !handlers_.find(insn.mnemonic)) break;
+    live |= flags_tested(insn) & ~written;
+    written |= flags_killed(insn);
+    switch (insn.mnemonic) {
       case ZYDIS_MNEMONIC_CALL:
-      case ZYDIS_MNEMONIC_RET: return live & kAllArith;
+      case ZYDIS_MNEMONIC_RET: return live;
       case ZYDIS_MNEMONIC_JMP:
-        if (!direct) return unknown_rest();
-        pc = target;
+        if (!is_direct(insn)) return live | (kAllArith & ~written);
+        pc = relative_target(insn, pc);
         continue;
       default: break;
     }
-    if (insn.info.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE) {
-      if (!direct) return unknown_rest();
-      live |= flags_read_after(target, budget / 2) & ~written;
+    if (insn.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE) {
+      if (!is_direct(insn)) break;
+      live |= flags_read_after(relative_target(insn, pc), budget / 2) & ~written;
       budget /= 2;
     }
-    pc = next;
+    pc += insn.length;
   }
-  return live & kAllArith;
-}
-
-void Frontend::set_exit_liveness(ir::Block& block) const {
-  constexpr int kBudget = 24;
-  ir::Exit& e = block.exit;
-  if (e.abi_boundary) {
-    e.live_flags = 0;
-  } else {
-    switch (e.kind) {
-      case ir::ExitKind::Jump: e.live_flags = flags_read_after(e.target, kBudget); break;
-      case ir::ExitKind::Branch:
-        e.live_flags = flags_read_after(e.target, kBudget) | flags_read_after(e.fallthrough, kBudget);
-        break;
-      default: e.live_flags = kAllArith; break;
-    }
-  }
-  e.live_flags |= kFlagMask(kDF);
+  return (live | (kAllArith & ~written)) & kAllArith;
 }
 
 void Frontend::report_untranslatable(const DecodedInsn& insn, const uint8_t* code) const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "ir/ir.h"
 #include "x86/context.h"
@@ -28,9 +29,10 @@ class Frontend {
   const Decoder& decoder() const { return decoder_; }
 
  private:
-  bool translate_one(ir::Builder& b, const DecodedInsn& insn, FlagSource& flags, bool& ends) const;
+  bool translate_one(ir::Builder& b, const DecodedInsn& insn, uint64_t live_flags, FlagSource& flags,
+                     bool& ends) const;
+  uint64_t exit_liveness(const DecodedInsn& last, uint64_t next) const;
   uint64_t flags_read_after(uint64_t rip, int budget) const;
-  void set_exit_liveness(ir::Block& block) const;
   [[noreturn]] void report_untranslatable(const DecodedInsn& insn, const uint8_t* code) const;
 
   Decoder decoder_;

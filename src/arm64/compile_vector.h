@@ -1,0 +1,68 @@
+// Lowering of the vector IR (XMM values, ir/vecops.inc) to NEON.  A
+// VectorLowering lives for one IR instruction and works on its
+// BlockCompiler's registers and code; the block-wide state is VectorState.
+//
+// Register rules of every lowering: the result register may be the guest
+// register of an operand (destination hints), so a sequence that writes
+// its result before it has read all operands goes through kVTmp0/kVTmp1.
+#pragma once
+
+#include "arm64/compiler.h"
+
+namespace phybin::arm64 {
+
+class VectorLowering {
+ public:
+  explicit VectorLowering(BlockCompiler& bc) : c_(bc), a_(bc.a_) {}
+  void lower(ir::Value v);
+
+ private:
+  // ---- common (compile_vector.cpp)
+  const ir::Inst& inst(ir::Value v) const { return c_.b_.at(v); }
+  VReg def(ir::Value v);         // result register (a hinted guest XMM or a pool register)
+  VReg vreg_of(ir::Value v) { return c_.use_v(v); }
+  VReg scratch();                // a pool register until the end of this instruction
+  void evacuate_xmm(unsigned guest, ir::Value at, ir::Value keep);
+  // Emits b.cond to a cold path; the code after this call is its resume point.
+  void cold(Cond cond, std::function<void(Assembler&, Label& resume)> body);
+  void lower_set_xmm(ir::Value v);
+  void lower_memory(ir::Value v);
+  void lower_check_align(ir::Value v);
+  void lower_move(ir::Value v);         // FromGpr, Extract, InsertGpr, InsertLane, LowOnly
+  void lower_movmask(ir::Value v);
+  void copy(VReg d, VReg s) {
+    if (d != s) a_.mov(VArr::B16, d, s);
+  }
+
+  // ---- integer (compile_vector_int.cpp)
+  bool lower_int(ir::Value v);          // false when the op is not an integer one
+  void lower_shift_imm(ir::Value v);
+  void lower_shift_vec(ir::Value v);
+  void lower_byte_shift(ir::Value v);
+  void lower_pack(ir::Value v);
+  void lower_shuffle(ir::Value v);
+  void lower_shuffle16(ir::Value v);
+  void lower_shuffle2(ir::Value v);
+  void lower_multiply(ir::Value v);
+  void shuffle32(VReg d, VReg x, unsigned imm);
+
+  // ---- floating point (compile_vector_fp.cpp)
+  bool lower_fp(ir::Value v);
+  void lower_fp_packed(ir::Value v);
+  void lower_fp_scalar(ir::Value v);
+  void lower_fminmax(ir::Value v, bool scalar);
+  void lower_fcmp(ir::Value v, bool scalar);
+  void lower_fcmp_flag(ir::Value v);
+  void lower_cvt_to_int(ir::Value v);
+  void lower_cvt_packed(ir::Value v);
+  void packed_nan_fixup(VReg r, VReg x, VReg y, unsigned lane);
+  void scalar_nan_fixup(VReg r, VReg x, VReg y, unsigned lane);
+  // Writes scalar element 0 (in kVTmp0) over `base` into d.
+  void merge_low(VReg d, VReg base, unsigned lane);
+
+  BlockCompiler& c_;
+  Assembler& a_;
+  std::vector<VReg> scratch_;
+};
+
+}  // namespace phybin::arm64

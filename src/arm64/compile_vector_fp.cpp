@@ -1,0 +1,341 @@
+// Lowering of the SSE/SSE2 floating-point operations to NEON, with x86's
+// rules where AArch64 differs:
+//  - a NaN made from non-NaN operands (inf - inf, 0/0, sqrt(-1)) is the
+//    negative default NaN on x86, the positive one on AArch64; with two NaN
+//    operands x86 returns the first one (quieted).  The hot path checks the
+//    result for NaN (2-3 instructions); a cold path applies the x86 rule.
+//    FPCR.DN stays 0 so that AArch64 propagates operand NaNs like x86.
+//  - min/max return the second operand when unordered or both zero;
+//  - conversions to integer give the "integer indefinite" (INT_MIN) for
+//    NaN and out-of-range values instead of saturating;
+//  - comis/ucomis set ZF, PF, CF (all three when unordered).
+#include "arm64/compile_vector.h"
+
+namespace phybin::arm64 {
+
+using ir::Inst;
+using ir::Type;
+using ir::Value;
+using ir::VecOp;
+using regmap::kTmp0;
+using regmap::kTmp1;
+using regmap::kVTmp0;
+using regmap::kVTmp1;
+
+namespace {
+
+constexpr uint8_t kFpOne = 0x70;  // 1.0 as an FMOV immediate
+
+VArr farr(unsigned lane) { return lane == 3 ? VArr::D2 : VArr::S4; }
+FSize fsize(unsigned lane) { return lane == 3 ? FSize::D : FSize::S; }
+
+bool is_unary_scalar(VecOp op) {
+  return op == VecOp::FSqrtScalar || op == VecOp::FRecipScalar || op == VecOp::FRsqrtScalar;
+}
+
+}  // namespace
+
+bool VectorLowering::lower_fp(Value v) {
+  const Inst& i = inst(v);
+  switch (static_cast<VecOp>(i.aux)) {
+    case VecOp::FAdd: case VecOp::FSub: case VecOp::FMul: case VecOp::FDiv: case VecOp::FSqrt:
+    case VecOp::FRecip: case VecOp::FRsqrt:
+      lower_fp_packed(v);
+      return true;
+    case VecOp::FAddScalar: case VecOp::FSubScalar: case VecOp::FMulScalar: case VecOp::FDivScalar:
+    case VecOp::FSqrtScalar: case VecOp::FRecipScalar: case VecOp::FRsqrtScalar:
+      lower_fp_scalar(v);
+      return true;
+    case VecOp::FMin: case VecOp::FMax: lower_fminmax(v, false); return true;
+    case VecOp::FMinScalar: case VecOp::FMaxScalar: lower_fminmax(v, true); return true;
+    case VecOp::FCmp: lower_fcmp(v, false); return true;
+    case VecOp::FCmpScalar: lower_fcmp(v, true); return true;
+    case VecOp::FCmpFlag: lower_fcmp_flag(v); return true;
+    case VecOp::CvtIntToFScalar: {
+      VReg x = vreg_of(i.args[0]);
+      Reg r = c_.use(i.args[1], kTmp0);
+      a_.scvtf(fsize(i.lane), kVTmp0, inst(i.args[1]).type == Type::I64 ? Size::X : Size::W, r);
+      merge_low(def(v), x, i.lane);
+      return true;
+    }
+    case VecOp::CvtFToFScalar: {
+      VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+      a_.fcvt(fsize(i.lane), kVTmp0, i.lane == 3 ? FSize::S : FSize::D, y);
+      merge_low(def(v), x, i.lane);
+      return true;
+    }
+    case VecOp::CvtFToInt: lower_cvt_to_int(v); return true;
+    case VecOp::CvtI32ToF32: case VecOp::CvtF32ToI32: case VecOp::CvtI32ToF64: case VecOp::CvtF64ToI32:
+    case VecOp::CvtF32ToF64: case VecOp::CvtF64ToF32:
+      lower_cvt_packed(v);
+      return true;
+    default: return false;
+  }
+}
+
+void VectorLowering::merge_low(VReg d, VReg base, unsigned lane) {
+  copy(d, base);
+  a_.ins(fsize(lane), d, 0, kVTmp0, 0);
+}
+
+void VectorLowering::lower_fp_packed(Value v) {
+  const Inst& i = inst(v);
+  const VArr arr = farr(i.lane);
+  const auto op = static_cast<VecOp>(i.aux);
+  const bool unary = op == VecOp::FSqrt || op == VecOp::FRecip || op == VecOp::FRsqrt;
+  VReg x = vreg_of(i.args[0]);
+  VReg y = unary ? x : vreg_of(i.args[1]);
+  VReg d = def(v);
+  // The NaN fix-up needs the operands: compute beside them.
+  VReg r = d == x || d == y ? kVTmp0 : d;
+  switch (op) {
+    case VecOp::FAdd: a_.fadd(arr, r, x, y); break;
+    case VecOp::FSub: a_.fsub(arr, r, x, y); break;
+    case VecOp::FMul: a_.fmul(arr, r, x, y); break;
+    case VecOp::FDiv: a_.fdiv(arr, r, x, y); break;
+    case VecOp::FSqrt: a_.fsqrt(arr, r, x); break;
+    case VecOp::FRecip:  // no new NaN from 1/x: no check
+      a_.fmov_imm(arr, kVTmp1, kFpOne);
+      a_.fdiv(arr, r, kVTmp1, x);
+      copy(d, r);
+      return;
+    default:  // FRsqrt
+      a_.fsqrt(arr, r, x);
+      a_.fmov_imm(arr, kVTmp1, kFpOne);
+      a_.fdiv(arr, r, kVTmp1, r);
+      break;
+  }
+  if (arr == VArr::S4) a_.fmaxv(kVTmp1, r);
+  else a_.fmaxp(FSize::D, kVTmp1, r);
+  a_.fcmp(fsize(i.lane), kVTmp1, kVTmp1);
+  VReg t = r == kVTmp0 ? scratch() : kVTmp0;
+  unsigned lane = i.lane;
+  cold(Cond::VS, [r, x, y, t, lane, unary](Assembler& a, Label&) {
+    const VArr arr = farr(lane);
+    // Lanes whose operands are ordered but whose result is a NaN hold
+    // AArch64's default NaN: set its sign.
+    a.fcmeq(arr, kVTmp1, x, x);
+    if (!unary) {
+      a.fcmeq(arr, t, y, y);
+      a.and_(VArr::B16, kVTmp1, kVTmp1, t);
+    }
+    a.fcmeq(arr, t, r, r);
+    a.bic(VArr::B16, kVTmp1, kVTmp1, t);
+    a.shl(arr, kVTmp1, kVTmp1, (8u << lane) - 1);
+    a.orr(VArr::B16, r, r, kVTmp1);
+    if (unary) return;
+    // A NaN first operand wins even over a signalling second one.
+    a.fcmeq(arr, kVTmp1, x, x);
+    a.fmax(arr, t, x, x);
+    a.bif(VArr::B16, r, t, kVTmp1);
+  });
+  copy(d, r);
+}
+
+void VectorLowering::lower_fp_scalar(Value v) {
+  const Inst& i = inst(v);
+  const FSize fs = fsize(i.lane);
+  const auto op = static_cast<VecOp>(i.aux);
+  VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+  switch (op) {
+    case VecOp::FAddScalar: a_.fadd(fs, kVTmp0, x, y); break;
+    case VecOp::FSubScalar: a_.fsub(fs, kVTmp0, x, y); break;
+    case VecOp::FMulScalar: a_.fmul(fs, kVTmp0, x, y); break;
+    case VecOp::FDivScalar: a_.fdiv(fs, kVTmp0, x, y); break;
+    case VecOp::FSqrtScalar: a_.fsqrt(fs, kVTmp0, y); break;
+    case VecOp::FRecipScalar:
+      a_.fmov_imm(fs, kVTmp1, kFpOne);
+      a_.fdiv(fs, kVTmp0, kVTmp1, y);
+      break;
+    default:  // FRsqrtScalar
+      a_.fsqrt(fs, kVTmp0, y);
+      a_.fmov_imm(fs, kVTmp1, kFpOne);
+      a_.fdiv(fs, kVTmp0, kVTmp1, kVTmp0);
+      break;
+  }
+  if (op != VecOp::FRecipScalar) {
+    a_.fcmp(fs, kVTmp0, kVTmp0);
+    bool unary = is_unary_scalar(op);
+    cold(Cond::VS, [x, y, fs, unary](Assembler& a, Label& resume) {
+      Label first_nan;
+      if (!unary) {
+        a.fcmp(fs, x, x);
+        a.b(Cond::VS, first_nan);
+      }
+      a.fcmp(fs, y, y);
+      a.b(Cond::VS, resume);  // AArch64 already returned that NaN, quieted
+      a.fneg(fs, kVTmp0, kVTmp0);  // default NaN: x86's is negative
+      a.b(resume);
+      a.bind(first_nan);
+      if (!unary) a.fmax(fs, kVTmp0, x, x);
+    });
+  }
+  merge_low(def(v), x, i.lane);
+}
+
+// x86 min: a < b ? a : b; max: a > b ? a : b.  Unordered operands and
+// equal ones (+0/-0) give b, which the compare-and-select does naturally.
+void VectorLowering::lower_fminmax(Value v, bool scalar) {
+  const Inst& i = inst(v);
+  const auto op = static_cast<VecOp>(i.aux);
+  const bool is_min = op == VecOp::FMin || op == VecOp::FMinScalar;
+  VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+  VReg d = def(v);
+  if (scalar) {
+    const FSize fs = fsize(i.lane);
+    if (is_min) a_.fcmgt(fs, kVTmp0, y, x);
+    else a_.fcmgt(fs, kVTmp0, x, y);
+    a_.bsl(VArr::B8, kVTmp0, x, y);
+    merge_low(d, x, i.lane);
+    return;
+  }
+  const VArr arr = farr(i.lane);
+  if (is_min) a_.fcmgt(arr, kVTmp0, y, x);
+  else a_.fcmgt(arr, kVTmp0, x, y);
+  if (d == x) {
+    a_.bif(VArr::B16, d, y, kVTmp0);
+  } else if (d == y) {
+    a_.bit(VArr::B16, d, x, kVTmp0);
+  } else {
+    a_.bsl(VArr::B16, kVTmp0, x, y);
+    a_.mov(VArr::B16, d, kVTmp0);
+  }
+}
+
+// cmpps/cmpss predicates: 0 eq, 1 lt, 2 le, 3 unord, 4 neq, 5 nlt, 6 nle, 7 ord.
+void VectorLowering::lower_fcmp(Value v, bool scalar) {
+  const Inst& i = inst(v);
+  const unsigned pred = static_cast<unsigned>(i.imm & 7);
+  VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+  VReg d = def(v);
+  const VArr arr = farr(i.lane);
+  const FSize fs = fsize(i.lane);
+  // Predicates 4-7 negate 0-3 (7, ordered, is the negation of unordered,
+  // whose own form is built as "ordered" below: hence the swap).
+  const bool negate = (pred >= 4) != ((pred & 3) == 3);
+  // A single compare may write d even when d is an operand's register.
+  VReg r = !scalar && !negate && (pred & 3) != 3 ? d : kVTmp0;
+  auto eq = [&](VReg dd, VReg n, VReg m) { scalar ? a_.fcmeq(fs, dd, n, m) : a_.fcmeq(arr, dd, n, m); };
+  auto gt = [&](VReg dd, VReg n, VReg m) { scalar ? a_.fcmgt(fs, dd, n, m) : a_.fcmgt(arr, dd, n, m); };
+  auto ge = [&](VReg dd, VReg n, VReg m) { scalar ? a_.fcmge(fs, dd, n, m) : a_.fcmge(arr, dd, n, m); };
+  switch (pred & 3) {
+    case 0: eq(r, x, y); break;
+    case 1: gt(r, y, x); break;
+    case 2: ge(r, y, x); break;
+    default:
+      eq(r, x, x);
+      eq(kVTmp1, y, y);
+      a_.and_(VArr::B16, r, r, kVTmp1);
+      break;
+  }
+  if (negate) a_.mvn(VArr::B16, r, r);
+  if (scalar) merge_low(d, x, i.lane);
+  else copy(d, r);
+}
+
+// comis/ucomis: one FCMP sets NZCV, each flag is a condition of it.
+//   unordered: ZF PF CF = 1 1 1   (NZCV 0011)   less: 0 0 1 (1000)
+//   equal:     1 0 0     (0110)                 greater: 0 0 0 (0010)
+void VectorLowering::lower_fcmp_flag(Value v) {
+  const Inst& i = inst(v);
+  VectorState& s = c_.vec_;
+  VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+  Reg d = c_.def_gpr(v);
+  const FSize fs = fsize(i.lane);
+  bool reuse = s.fcmp_end == a_.cursor() && s.fcmp_args[0] == i.args[0] && s.fcmp_args[1] == i.args[1];
+  if (!reuse) {
+    if (i.imm & 0x100) a_.fcmpe(fs, x, y);  // comis signals on quiet NaNs too
+    else a_.fcmp(fs, x, y);
+  }
+  switch (i.imm & 0xff) {
+    case kZF:
+      a_.cset(Size::W, d, Cond::EQ);
+      a_.csinc(Size::W, d, d, wzr, Cond::VC);
+      break;
+    case kPF: a_.cset(Size::W, d, Cond::VS); break;
+    default: a_.cset(Size::W, d, Cond::LT); break;  // CF: less or unordered
+  }
+  s.fcmp_end = a_.cursor();
+  s.fcmp_args[0] = i.args[0];
+  s.fcmp_args[1] = i.args[1];
+}
+
+// cvt(t)ss2si / cvt(t)sd2si: AArch64 saturates (and gives 0 for NaN); x86
+// gives the integer indefinite INT_MIN for both.  A saturated INT_MIN is
+// already right; a saturated INT_MAX cannot be an exact result except for
+// double -> int32, which converts to 64 bits and checks the range instead.
+void VectorLowering::lower_cvt_to_int(Value v) {
+  const Inst& i = inst(v);
+  const FSize fs = fsize(i.lane);
+  VReg src = vreg_of(i.args[0]);
+  if (!(i.imm & 1)) {  // rounds by the current mode (FPCR mirrors MXCSR.RC)
+    a_.frintx(fs, kVTmp0, src);
+    src = kVTmp0;
+  }
+  Reg d = c_.def_gpr(v);
+  if (i.type == Type::I64 || fs == FSize::S) {
+    const Size s = i.type == Type::I64 ? Size::X : Size::W;
+    a_.fcvtzs(s, d, fs, src);
+    a_.fcmp(fs, src, src);
+    a_.ccmn(s, d, 1, 0b0001, Cond::VC);  // V: NaN, or d + 1 overflows (d saturated at the maximum)
+    a_.mov_imm(s, kTmp0, s == Size::X ? uint64_t{1} << 63 : uint64_t{1} << 31);
+    a_.csel(s, d, kTmp0, d, Cond::VS);
+    return;
+  }
+  a_.fcvtzs(Size::X, kTmp0, fs, src);
+  a_.sxtw(kTmp1, kTmp0);
+  a_.fcmp(fs, src, src);
+  a_.ccmp(Size::X, kTmp0, kTmp1, 0b0000, Cond::VC);  // EQ: ordered and fits in 32 bits
+  a_.mov_imm(Size::W, kTmp1, uint64_t{1} << 31);
+  a_.csel(Size::W, d, kTmp0, kTmp1, Cond::EQ);
+}
+
+void VectorLowering::lower_cvt_packed(Value v) {
+  const Inst& i = inst(v);
+  const bool trunc = i.imm & 1;
+  VReg x = vreg_of(i.args[0]);
+  VReg d = def(v);
+  switch (static_cast<VecOp>(i.aux)) {
+    case VecOp::CvtI32ToF32: a_.scvtf(VArr::S4, d, x); return;
+    case VecOp::CvtI32ToF64:
+      a_.sxtl(VArr::S2, kVTmp0, x);
+      a_.scvtf(VArr::D2, d, kVTmp0);
+      return;
+    case VecOp::CvtF32ToF64: a_.fcvtl(VArr::S2, d, x); return;
+    case VecOp::CvtF64ToF32: a_.fcvtn(VArr::S2, d, x); return;
+    case VecOp::CvtF32ToI32: {
+      VReg src = x;
+      if (!trunc) {
+        a_.frintx(VArr::S4, kVTmp1, x);
+        src = kVTmp1;
+      }
+      a_.movi_s(VArr::S4, kVTmp0, 0x4f, 24);  // 2^31 as a float
+      a_.fcmgt(VArr::S4, kVTmp0, kVTmp0, src);  // in range: below 2^31 and not NaN
+      a_.fcvtzs(VArr::S4, d, src);
+      a_.movi_s(VArr::S4, kVTmp1, 0x80, 24);  // INT_MIN
+      a_.bif(VArr::B16, d, kVTmp1, kVTmp0);
+      return;
+    }
+    default: {  // CvtF64ToI32: through 64-bit integers, then a range check
+      VReg src = x;
+      if (!trunc) {
+        a_.frintx(VArr::D2, kVTmp1, x);
+        src = kVTmp1;
+      }
+      VReg t = scratch(), u = scratch();
+      a_.fcvtzs(VArr::D2, kVTmp0, src);
+      a_.xtn(VArr::S2, t, kVTmp0);
+      a_.sxtl(VArr::S2, u, t);
+      a_.cmeq(VArr::D2, u, u, kVTmp0);          // fits in 32 bits
+      a_.fcmeq(VArr::D2, kVTmp0, src, src);     // not NaN
+      a_.and_(VArr::B16, u, u, kVTmp0);
+      a_.xtn(VArr::S2, u, u);
+      a_.movi_s(VArr::S2, kVTmp0, 0x80, 24);    // INT_MIN, upper half zero
+      a_.bif(VArr::B16, t, kVTmp0, u);
+      copy(d, t);
+      return;
+    }
+  }
+}
+
+}  // namespace phybin::arm64

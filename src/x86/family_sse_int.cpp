@@ -1,0 +1,133 @@
+// SSE2 integer instructions on XMM registers: add/sub (plain and
+// saturating), compares, min/max, multiplies, averages, psadbw, logic,
+// shifts, unpacks, packs and shuffles.  The MMX forms are not translated.
+#include "x86/operands.h"
+#include "x86/sse.h"
+
+namespace phybin::x86 {
+
+using ir::Type;
+using ir::Value;
+using ir::VecOp;
+
+namespace {
+
+template <VecOp kOp, unsigned kLane>
+bool bin(Ctx& c) {
+  return sse::binary(c, kOp, kLane);
+}
+
+// pandn/andnps/andnpd: dst = ~dst & src, the IR's AndNot with swapped operands.
+bool andnot(Ctx& c) {
+  if (!sse::is_xmm(c.op(0)) || !sse::no_mmx(c)) return false;
+  if (c.op(1).type == ZYDIS_OPERAND_TYPE_REGISTER && c.op(1).reg.value == c.op(0).reg.value)
+    return sse::binary(c, VecOp::AndNot, 0);  // zero
+  Value dst = sse::read_vec(c, 0);
+  Value src = sse::read_vec(c, 1);
+  sse::write_vec(c, 0, c.b.vec(VecOp::AndNot, Type::V128, 0, src, dst));
+  return true;
+}
+
+// psll/psrl/psra by an immediate or by the low quadword of an XMM/m128.
+template <VecOp kImmOp, VecOp kVecOp, unsigned kLane>
+bool shift(Ctx& c) {
+  if (!sse::is_xmm(c.op(0)) || !sse::no_mmx(c)) return false;
+  if (c.op(1).type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+    Value a = sse::read_vec(c, 0);
+    sse::write_vec(c, 0, c.b.vec(kImmOp, Type::V128, kLane, a, ir::kNoValue, c.op(1).imm.value.u & 0xff));
+    return true;
+  }
+  return sse::binary(c, kVecOp, kLane);
+}
+
+template <VecOp kOp>
+bool byte_shift(Ctx& c) {
+  Value a = sse::read_vec(c, 0);
+  sse::write_vec(c, 0, c.b.vec(kOp, Type::V128, 0, a, ir::kNoValue, c.op(1).imm.value.u & 0xff));
+  return true;
+}
+
+// pshufd/pshuflw/pshufhw xmm, xmm/m128, imm8.
+template <VecOp kOp>
+bool shuffle(Ctx& c) {
+  return sse::unary(c, kOp, kOp == VecOp::Shuffle ? 2 : 1, c.op(2).imm.value.u & 0xff);
+}
+
+}  // namespace
+
+namespace sse {
+
+void register_integer(HandlerTable& t) {
+  t.add(ZYDIS_MNEMONIC_PADDB, bin<VecOp::Add, 0>);
+  t.add(ZYDIS_MNEMONIC_PADDW, bin<VecOp::Add, 1>);
+  t.add(ZYDIS_MNEMONIC_PADDD, bin<VecOp::Add, 2>);
+  t.add(ZYDIS_MNEMONIC_PADDQ, bin<VecOp::Add, 3>);
+  t.add(ZYDIS_MNEMONIC_PSUBB, bin<VecOp::Sub, 0>);
+  t.add(ZYDIS_MNEMONIC_PSUBW, bin<VecOp::Sub, 1>);
+  t.add(ZYDIS_MNEMONIC_PSUBD, bin<VecOp::Sub, 2>);
+  t.add(ZYDIS_MNEMONIC_PSUBQ, bin<VecOp::Sub, 3>);
+  t.add(ZYDIS_MNEMONIC_PADDSB, bin<VecOp::AddSatS, 0>);
+  t.add(ZYDIS_MNEMONIC_PADDSW, bin<VecOp::AddSatS, 1>);
+  t.add(ZYDIS_MNEMONIC_PADDUSB, bin<VecOp::AddSatU, 0>);
+  t.add(ZYDIS_MNEMONIC_PADDUSW, bin<VecOp::AddSatU, 1>);
+  t.add(ZYDIS_MNEMONIC_PSUBSB, bin<VecOp::SubSatS, 0>);
+  t.add(ZYDIS_MNEMONIC_PSUBSW, bin<VecOp::SubSatS, 1>);
+  t.add(ZYDIS_MNEMONIC_PSUBUSB, bin<VecOp::SubSatU, 0>);
+  t.add(ZYDIS_MNEMONIC_PSUBUSW, bin<VecOp::SubSatU, 1>);
+  t.add(ZYDIS_MNEMONIC_PMINUB, bin<VecOp::MinU, 0>);
+  t.add(ZYDIS_MNEMONIC_PMAXUB, bin<VecOp::MaxU, 0>);
+  t.add(ZYDIS_MNEMONIC_PMINSW, bin<VecOp::MinS, 1>);
+  t.add(ZYDIS_MNEMONIC_PMAXSW, bin<VecOp::MaxS, 1>);
+  t.add(ZYDIS_MNEMONIC_PCMPEQB, bin<VecOp::CmpEq, 0>);
+  t.add(ZYDIS_MNEMONIC_PCMPEQW, bin<VecOp::CmpEq, 1>);
+  t.add(ZYDIS_MNEMONIC_PCMPEQD, bin<VecOp::CmpEq, 2>);
+  t.add(ZYDIS_MNEMONIC_PCMPGTB, bin<VecOp::CmpGtS, 0>);
+  t.add(ZYDIS_MNEMONIC_PCMPGTW, bin<VecOp::CmpGtS, 1>);
+  t.add(ZYDIS_MNEMONIC_PCMPGTD, bin<VecOp::CmpGtS, 2>);
+  t.add(ZYDIS_MNEMONIC_PAVGB, bin<VecOp::AvgU, 0>);
+  t.add(ZYDIS_MNEMONIC_PAVGW, bin<VecOp::AvgU, 1>);
+  t.add(ZYDIS_MNEMONIC_PMULLW, bin<VecOp::MulLo, 1>);
+  t.add(ZYDIS_MNEMONIC_PMULHW, bin<VecOp::MulHiS, 1>);
+  t.add(ZYDIS_MNEMONIC_PMULHUW, bin<VecOp::MulHiU, 1>);
+  t.add(ZYDIS_MNEMONIC_PMULUDQ, bin<VecOp::MulEvenU, 3>);
+  t.add(ZYDIS_MNEMONIC_PMADDWD, bin<VecOp::MaddPairs, 2>);
+  t.add(ZYDIS_MNEMONIC_PSADBW, bin<VecOp::SadU8, 3>);
+  for (auto m : {ZYDIS_MNEMONIC_PAND, ZYDIS_MNEMONIC_ANDPS, ZYDIS_MNEMONIC_ANDPD}) t.add(m, bin<VecOp::And, 0>);
+  for (auto m : {ZYDIS_MNEMONIC_POR, ZYDIS_MNEMONIC_ORPS, ZYDIS_MNEMONIC_ORPD}) t.add(m, bin<VecOp::Or, 0>);
+  for (auto m : {ZYDIS_MNEMONIC_PXOR, ZYDIS_MNEMONIC_XORPS, ZYDIS_MNEMONIC_XORPD}) t.add(m, bin<VecOp::Xor, 0>);
+  for (auto m : {ZYDIS_MNEMONIC_PANDN, ZYDIS_MNEMONIC_ANDNPS, ZYDIS_MNEMONIC_ANDNPD}) t.add(m, andnot);
+
+  t.add(ZYDIS_MNEMONIC_PSLLW, shift<VecOp::ShlImm, VecOp::Shl, 1>);
+  t.add(ZYDIS_MNEMONIC_PSLLD, shift<VecOp::ShlImm, VecOp::Shl, 2>);
+  t.add(ZYDIS_MNEMONIC_PSLLQ, shift<VecOp::ShlImm, VecOp::Shl, 3>);
+  t.add(ZYDIS_MNEMONIC_PSRLW, shift<VecOp::LshrImm, VecOp::Lshr, 1>);
+  t.add(ZYDIS_MNEMONIC_PSRLD, shift<VecOp::LshrImm, VecOp::Lshr, 2>);
+  t.add(ZYDIS_MNEMONIC_PSRLQ, shift<VecOp::LshrImm, VecOp::Lshr, 3>);
+  t.add(ZYDIS_MNEMONIC_PSRAW, shift<VecOp::AshrImm, VecOp::Ashr, 1>);
+  t.add(ZYDIS_MNEMONIC_PSRAD, shift<VecOp::AshrImm, VecOp::Ashr, 2>);
+  t.add(ZYDIS_MNEMONIC_PSLLDQ, byte_shift<VecOp::ByteShl>);
+  t.add(ZYDIS_MNEMONIC_PSRLDQ, byte_shift<VecOp::ByteShr>);
+
+  t.add(ZYDIS_MNEMONIC_PUNPCKLBW, bin<VecOp::ZipLo, 0>);
+  t.add(ZYDIS_MNEMONIC_PUNPCKLWD, bin<VecOp::ZipLo, 1>);
+  t.add(ZYDIS_MNEMONIC_PUNPCKLDQ, bin<VecOp::ZipLo, 2>);
+  t.add(ZYDIS_MNEMONIC_PUNPCKLQDQ, bin<VecOp::ZipLo, 3>);
+  t.add(ZYDIS_MNEMONIC_PUNPCKHBW, bin<VecOp::ZipHi, 0>);
+  t.add(ZYDIS_MNEMONIC_PUNPCKHWD, bin<VecOp::ZipHi, 1>);
+  t.add(ZYDIS_MNEMONIC_PUNPCKHDQ, bin<VecOp::ZipHi, 2>);
+  t.add(ZYDIS_MNEMONIC_PUNPCKHQDQ, bin<VecOp::ZipHi, 3>);
+  t.add(ZYDIS_MNEMONIC_UNPCKLPS, bin<VecOp::ZipLo, 2>);
+  t.add(ZYDIS_MNEMONIC_UNPCKHPS, bin<VecOp::ZipHi, 2>);
+  t.add(ZYDIS_MNEMONIC_UNPCKLPD, bin<VecOp::ZipLo, 3>);
+  t.add(ZYDIS_MNEMONIC_UNPCKHPD, bin<VecOp::ZipHi, 3>);
+  t.add(ZYDIS_MNEMONIC_PACKSSWB, bin<VecOp::PackSS, 1>);
+  t.add(ZYDIS_MNEMONIC_PACKSSDW, bin<VecOp::PackSS, 2>);
+  t.add(ZYDIS_MNEMONIC_PACKUSWB, bin<VecOp::PackUS, 1>);
+
+  t.add(ZYDIS_MNEMONIC_PSHUFD, shuffle<VecOp::Shuffle>);
+  t.add(ZYDIS_MNEMONIC_PSHUFLW, shuffle<VecOp::ShuffleLo16>);
+  t.add(ZYDIS_MNEMONIC_PSHUFHW, shuffle<VecOp::ShuffleHi16>);
+}
+
+}  // namespace sse
+}  // namespace phybin::x86

@@ -1,0 +1,43 @@
+// Shared by the SSE/SSE2 family files: XMM operands as IR vector values,
+// the per-family registration functions, and the C++ helpers for the rare
+// SSE instructions (MXCSR, FXSAVE, MASKMOVDQU).
+#pragma once
+
+#include "x86/context.h"
+
+namespace phybin::x86::sse {
+
+bool is_xmm(const ZydisDecodedOperand& op);
+uint8_t xmm_index(const ZydisDecodedOperand& op);
+// True when every register operand among the first `count` is an XMM or a
+// general register (the MMX forms of the same mnemonics are not handled).
+bool no_mmx(const Ctx& c);
+
+// Operand `index` as a vector: an XMM register, or a load of the operand's
+// size (4, 8 or 16 bytes, zero-extended).  `aligned` adds x86's #GP check
+// of the aligned moves.
+ir::Value read_vec(Ctx& c, int index, bool aligned = false);
+// Writes an XMM register, or stores the operand's size of low bytes.
+void write_vec(Ctx& c, int index, ir::Value v, bool aligned = false);
+void check_align(Ctx& c, ir::Value addr);
+
+// dst = op(dst, src): the shape of most two-operand SSE instructions.
+bool binary(Ctx& c, ir::VecOp op, unsigned lane, uint64_t imm = 0);
+// dst = op(src).
+bool unary(Ctx& c, ir::VecOp op, unsigned lane, uint64_t imm = 0);
+
+void register_moves(HandlerTable& t);
+void register_integer(HandlerTable& t);
+void register_float(HandlerTable& t);
+
+// Helpers (sse_helpers.cpp), called through CallHelper.
+uint64_t helper_ldmxcsr(GuestState* s, uint64_t value, uint64_t);
+uint64_t helper_stmxcsr(GuestState* s, uint64_t, uint64_t);
+uint64_t helper_fxsave(GuestState* s, uint64_t addr, uint64_t);
+uint64_t helper_fxrstor(GuestState* s, uint64_t addr, uint64_t);
+// a = data XMM | mask XMM << 8; stores to [RDI] the bytes whose mask byte is negative.
+uint64_t helper_maskmovdqu(GuestState* s, uint64_t regs, uint64_t);
+// Applies MXCSR's rounding mode and flush-to-zero to the host FPCR.
+void apply_mxcsr(uint32_t mxcsr);
+
+}  // namespace phybin::x86::sse

@@ -1,0 +1,152 @@
+// C++ side of the rare SSE instructions: MXCSR (which lives in the host's
+// FPCR/FPSR while the guest runs), FXSAVE/FXRSTOR and MASKMOVDQU.
+#include <cstring>
+
+#include "x86/sse.h"
+
+namespace phybin::x86::sse {
+
+namespace {
+
+// FPCR.RMode (bits 22-23) for MXCSR.RC 0..3 (nearest, down, up, zero).
+constexpr uint64_t kRModeOfRc[4] = {0, 2, 1, 3};
+constexpr uint64_t kFpcrRMode = uint64_t{3} << 22;
+constexpr uint64_t kFpcrFz = uint64_t{1} << 24;
+constexpr uint32_t kMxcsrFz = 1u << 15, kMxcsrDaz = 1u << 6, kMxcsrDe = 1u << 1;
+constexpr uint32_t kMxcsrFlags = 0x3f;
+
+// MXCSR exception flags (IE DE ZE OE UE PE = bits 0-5) against FPSR's
+// cumulative ones (IOC 0, DZC 1, OFC 2, UFC 3, IXC 4, IDC 7).
+struct FlagPair {
+  uint32_t mxcsr, fpsr;
+};
+constexpr FlagPair kFlagPairs[] = {{1u << 0, 1u << 0}, {1u << 1, 1u << 7}, {1u << 2, 1u << 1},
+                                   {1u << 3, 1u << 2}, {1u << 4, 1u << 3}, {1u << 5, 1u << 4}};
+
+#if defined(__aarch64__)
+uint64_t read_fpcr() {
+  uint64_t v;
+  asm volatile("mrs %0, fpcr" : "=r"(v));
+  return v;
+}
+void write_fpcr(uint64_t v) { asm volatile("msr fpcr, %0" : : "r"(v)); }
+uint64_t read_fpsr() {
+  uint64_t v;
+  asm volatile("mrs %0, fpsr" : "=r"(v));
+  return v;
+}
+void write_fpsr(uint64_t v) { asm volatile("msr fpsr, %0" : : "r"(v)); }
+#else
+// Host builds (unit tests) keep the registers in memory.
+uint64_t g_fpcr = 0, g_fpsr = 0;
+uint64_t read_fpcr() { return g_fpcr; }
+void write_fpcr(uint64_t v) { g_fpcr = v; }
+uint64_t read_fpsr() { return g_fpsr; }
+void write_fpsr(uint64_t v) { g_fpsr = v; }
+#endif
+
+uint32_t mxcsr_flags_from_fpsr(uint64_t fpsr) {
+  uint32_t f = 0;
+  for (const FlagPair& p : kFlagPairs)
+    if (fpsr & p.fpsr) f |= p.mxcsr;
+  return f;
+}
+
+uint64_t fpsr_from_mxcsr_flags(uint32_t mxcsr) {
+  uint64_t f = 0;
+  for (const FlagPair& p : kFlagPairs)
+    if (mxcsr & p.mxcsr) f |= p.fpsr;
+  return f;
+}
+
+void write_mxcsr(GuestState* s, uint32_t value) {
+  s->mxcsr = value & 0xffff;
+  apply_mxcsr(s->mxcsr);
+  uint64_t all_flags = fpsr_from_mxcsr_flags(kMxcsrFlags);
+  write_fpsr((read_fpsr() & ~all_flags) | fpsr_from_mxcsr_flags(value));
+}
+
+uint32_t current_mxcsr(const GuestState* s) {
+  return (s->mxcsr & ~kMxcsrFlags) | (s->mxcsr & kMxcsrDe) | mxcsr_flags_from_fpsr(read_fpsr());
+}
+
+}  // namespace
+
+// AArch64 has one flush-to-zero bit for inputs and outputs: it is set when
+// the guest asks for either FTZ or DAZ.  Exception masks have no effect
+// (FPCR trap enables are optional in the architecture and phybin keeps
+// them off): unmasked SSE exceptions do not raise SIGFPE.
+void apply_mxcsr(uint32_t mxcsr) {
+  uint64_t fpcr = read_fpcr() & ~(kFpcrRMode | kFpcrFz);
+  fpcr |= kRModeOfRc[(mxcsr >> 13) & 3] << 22;
+  if (mxcsr & (kMxcsrFz | kMxcsrDaz)) fpcr |= kFpcrFz;
+  write_fpcr(fpcr);
+}
+
+uint64_t helper_ldmxcsr(GuestState* s, uint64_t value, uint64_t) {
+  write_mxcsr(s, static_cast<uint32_t>(value));
+  return 0;
+}
+
+uint64_t helper_stmxcsr(GuestState* s, uint64_t, uint64_t) { return current_mxcsr(s); }
+
+// The 512-byte FXSAVE area (64-bit layout): FCW 0, FSW 2, abridged FTW 4,
+// FOP 6, FIP 8, FDP 16, MXCSR 24, MXCSR_MASK 28, ST0-ST7 at 32 (16 bytes
+// each, the 80-bit value in the low 10), XMM0-15 at 160.  The x87 part
+// comes from the x87 fields of the guest state: the full tag word (2 bits
+// per physical register, 3 = empty) and the stack top.
+uint64_t helper_fxsave(GuestState* s, uint64_t addr, uint64_t) {
+  auto* area = reinterpret_cast<uint8_t*>(addr);
+  std::memset(area, 0, 160);
+  unsigned top = s->x87_top & 7;
+  uint16_t fsw = static_cast<uint16_t>((s->fsw & ~0x3800u) | (top << 11));
+  uint8_t ftw = 0;
+  for (unsigned i = 0; i < 8; ++i)
+    if (((s->ftw >> (2 * i)) & 3) != 3) ftw |= static_cast<uint8_t>(1u << i);
+  uint32_t mxcsr = current_mxcsr(s), mask = 0xffff;
+  std::memcpy(area + 0, &s->fcw, 2);
+  std::memcpy(area + 2, &fsw, 2);
+  area[4] = ftw;
+  std::memcpy(area + 6, &s->fop, 2);
+  std::memcpy(area + 24, &mxcsr, 4);
+  std::memcpy(area + 28, &mask, 4);
+  for (unsigned i = 0; i < 8; ++i) std::memcpy(area + 32 + 16 * i, s->st[(top + i) & 7], 10);
+  std::memcpy(area + 160, s->xmm, sizeof s->xmm);
+  return 0;
+}
+
+uint64_t helper_fxrstor(GuestState* s, uint64_t addr, uint64_t) {
+  const auto* area = reinterpret_cast<const uint8_t*>(addr);
+  uint16_t fsw;
+  uint32_t mxcsr;
+  std::memcpy(&s->fcw, area + 0, 2);
+  std::memcpy(&fsw, area + 2, 2);
+  std::memcpy(&s->fop, area + 6, 2);
+  std::memcpy(&mxcsr, area + 24, 4);
+  unsigned top = (fsw >> 11) & 7;
+  s->x87_top = top;
+  s->fsw = fsw;
+  uint16_t ftw = 0;
+  for (unsigned i = 0; i < 8; ++i)
+    if (!(area[4] & (1u << i))) ftw |= static_cast<uint16_t>(3u << (2 * i));
+  s->ftw = ftw;
+  for (unsigned i = 0; i < 8; ++i) {
+    std::memset(s->st[(top + i) & 7], 0, 16);
+    std::memcpy(s->st[(top + i) & 7], area + 32 + 16 * i, 10);
+  }
+  std::memcpy(s->xmm, area + 160, sizeof s->xmm);
+  write_mxcsr(s, mxcsr);
+  return 0;
+}
+
+uint64_t helper_maskmovdqu(GuestState* s, uint64_t regs, uint64_t) {
+  uint8_t data[16], mask[16];
+  std::memcpy(data, &s->xmm[regs & 15], 16);
+  std::memcpy(mask, &s->xmm[(regs >> 8) & 15], 16);
+  auto* dst = reinterpret_cast<uint8_t*>(s->gpr[RDI]);
+  for (unsigned i = 0; i < 16; ++i)
+    if (mask[i] & 0x80) dst[i] = data[i];
+  return 0;
+}
+
+}  // namespace phybin::x86::sse
