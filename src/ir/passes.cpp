@@ -78,7 +78,8 @@ void eliminate_dead_flags(Block& block) {
       case Opcode::GetFlag: live |= kFlagMask(static_cast<FlagBit>(in.aux)); break;
       case Opcode::SetFlags: live &= ~(kArithFlags | kFlagMask(kDF)); break;
       case Opcode::GetFlags:
-      case Opcode::CallHelper: live = ~uint64_t{0}; break;
+      case Opcode::CallHelper:
+      case Opcode::Trap: live = ~uint64_t{0}; break;
       default: break;
     }
   }

@@ -26,12 +26,20 @@ bool Decoder::decode_instruction(const uint8_t* code, size_t max_len, ZydisDecod
 }
 
 uint64_t flags_tested(const ZydisDecodedInstruction& insn) {
-  return insn.cpu_flags ? insn.cpu_flags->tested & kArithFlags : 0;
+  // syscall hands RFLAGS to the kernel in R11, and traps to a signal
+  // handler's context: all of them are read.
+  switch (insn.mnemonic) {
+    case ZYDIS_MNEMONIC_SYSCALL: case ZYDIS_MNEMONIC_UD0: case ZYDIS_MNEMONIC_UD1: case ZYDIS_MNEMONIC_UD2:
+    case ZYDIS_MNEMONIC_INT3: case ZYDIS_MNEMONIC_HLT:
+      return kArithFlags;
+    default: return insn.cpu_flags ? insn.cpu_flags->tested & kArithFlags : 0;
+  }
 }
 
 uint64_t flags_killed(const ZydisDecodedInstruction& insn) {
   if (!insn.cpu_flags) return 0;
   switch (insn.mnemonic) {
+    case ZYDIS_MNEMONIC_SYSCALL: return 0;  // the kernel restores RFLAGS from R11
     case ZYDIS_MNEMONIC_SHL: case ZYDIS_MNEMONIC_SHR: case ZYDIS_MNEMONIC_SAR: case ZYDIS_MNEMONIC_ROL:
     case ZYDIS_MNEMONIC_ROR: case ZYDIS_MNEMONIC_RCL: case ZYDIS_MNEMONIC_RCR: case ZYDIS_MNEMONIC_SHLD:
     case ZYDIS_MNEMONIC_SHRD:

@@ -116,7 +116,12 @@ bool shift(Ctx& c) {
   Value a = read_operand(c, 0);
   if (c.d.info.operand_count_visible < 2 || c.op(1).type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
     unsigned n = (c.d.info.operand_count_visible < 2 ? 1 : static_cast<unsigned>(c.op(1).imm.value.u)) & mask;
-    if (n == 0) return true;  // no change at all, not even to flags
+    if (n == 0) {
+      // No flag changes; but a 32-bit register destination is still written
+      // (and so zero-extended), as on the CPU.
+      if (t == Type::I32 && c.op(0).type == ZYDIS_OPERAND_TYPE_REGISTER) write_operand(c, 0, a);
+      return true;
+    }
     ShiftResult s = compute(c, kKind, t, a, c.b.constant(Type::I8, n));
     write_operand(c, 0, s.result);
     write_flags(c, s);
@@ -160,7 +165,10 @@ bool double_shift(Ctx& c) {
   bool constant = c.op(2).type == ZYDIS_OPERAND_TYPE_IMMEDIATE;
   if (constant) {
     unsigned n = static_cast<unsigned>(c.op(2).imm.value.u) & mask;
-    if (n == 0) return true;
+    if (n == 0) {
+      if (t == Type::I32 && c.op(0).type == ZYDIS_OPERAND_TYPE_REGISTER) write_operand(c, 0, d);
+      return true;
+    }
     count = c.b.constant(t, n);
   } else {
     count = c.b.binary(Opcode::And, t, c.b.zext(t, read_gpr(c, ZYDIS_REGISTER_CL)), c.b.constant(t, mask));

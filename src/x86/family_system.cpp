@@ -41,10 +41,13 @@ bool xgetbv(Ctx& c) {
   return true;
 }
 
+// Faults (ud2, hlt) report the instruction's own address; the int3 trap
+// reports the address after it, as the CPU does.
 template <int kSignal>
 bool trap(Ctx& c) {
-  c.b.emit(Opcode::Trap, Type::Void, ir::kNoValue, ir::kNoValue, ir::kNoValue, c.rip, kSignal);
-  c.exit() = ir::Exit{ir::ExitKind::Jump, ir::kNoValue, ir::kNoValue, c.rip, 0, 0};
+  uint64_t at = kSignal == SIGTRAP ? c.next : c.rip;
+  c.b.emit(Opcode::Trap, Type::Void, ir::kNoValue, ir::kNoValue, ir::kNoValue, at, kSignal);
+  c.exit() = ir::Exit{ir::ExitKind::Jump, ir::kNoValue, ir::kNoValue, at, 0, 0};
   c.ends_block = true;
   return true;
 }

@@ -2,6 +2,7 @@
 
 #include <cinttypes>
 #include <csignal>
+#include <algorithm>
 #include <cstdio>
 
 #include "common/error.h"
@@ -72,17 +73,24 @@ bool is_direct(const ZydisDecodedInstruction& insn) { return insn.raw.imm[0].is_
 // Decodes the block first, then knows for every instruction which flags
 // are read after it, so handlers only compute flags somebody reads.
 ir::Block Frontend::translate(uint64_t rip, unsigned max_insns) const {
+  max_insns = std::min(max_insns, kMaxBlockInsns);
   ir::Block block;
   block.guest_start = rip;
+  block.insts.reserve(max_insns * 16);
   ir::Builder b(block);
-  std::vector<DecodedInsn> insns;
-  insns.reserve(max_insns);
+  // Decoded instructions are big (operands included): one buffer, reused.
+  if (max_insns > decode_capacity_) {
+    decode_buffer_.reset(new DecodedInsn[max_insns]);
+    decode_capacity_ = max_insns;
+  }
+  DecodedInsn* insns_begin = decode_buffer_.get();
+  size_t count = 0;
   uint64_t pc = rip;
-  while (insns.size() < max_insns) {
-    DecodedInsn& insn = insns.emplace_back();
+  while (count < max_insns) {
+    DecodedInsn& insn = insns_begin[count++];
     if (!decoder_.decode(guest_code(pc), kMaxInsnLength, pc, insn)) {
-      insns.pop_back();
-      if (!insns.empty()) break;
+      --count;
+      if (count) break;
       // Natively an undecodable instruction raises SIGILL: so does the guest.
       b.emit(ir::Opcode::Trap, ir::Type::Void, ir::kNoValue, ir::kNoValue, ir::kNoValue, pc, SIGILL);
       block.guest_insns = 1;
@@ -91,23 +99,25 @@ ir::Block Frontend::translate(uint64_t rip, unsigned max_insns) const {
       return block;
     }
     if (!can_translate(insn)) {
-      if (insns.size() == 1) report_untranslatable(insn, guest_code(pc));
-      insns.pop_back();
+      if (count == 1) report_untranslatable(insn, guest_code(pc));
+      --count;
       break;
     }
     pc += insn.info.length;
     if (ends_block(insn.info)) break;
   }
+  const DecodedInsn* insns = insns_begin;
   // Flags live after each instruction, from the exit backwards.
-  std::vector<uint64_t> live_after(insns.size());
-  uint64_t live = exit_liveness(insns.back(), pc);
-  for (size_t i = insns.size(); i-- > 0;) {
+  uint64_t live_after[kMaxBlockInsns];
+  uint64_t live = exit_liveness(insns[count - 1], pc);
+  for (size_t i = count; i-- > 0;) {
     live_after[i] = live;
     live = (live & ~flags_killed(insns[i].info)) | flags_tested(insns[i].info);
   }
+  live_in_[rip] = live;
   FlagSource flags;
   bool ends = false;
-  for (size_t i = 0; i < insns.size() && !ends; ++i) {
+  for (size_t i = 0; i < count && !ends; ++i) {
     if (!translate_one(b, insns[i], live_after[i] | kFlagMask(kDF), flags, ends)) {
       if (i == 0) report_untranslatable(insns[i], guest_code(insns[i].address));
       break;
@@ -126,6 +136,9 @@ uint64_t Frontend::exit_liveness(const DecodedInsn& last, uint64_t next) const {
   constexpr int kBudget = 16;
   const ZydisDecodedInstruction& info = last.info;
   switch (info.mnemonic) {
+    case ZYDIS_MNEMONIC_UD0: case ZYDIS_MNEMONIC_UD1: case ZYDIS_MNEMONIC_UD2: case ZYDIS_MNEMONIC_INT3:
+    case ZYDIS_MNEMONIC_HLT:
+      return kAllArith;  // a signal handler sees every flag
     case ZYDIS_MNEMONIC_CALL:
     case ZYDIS_MNEMONIC_RET: return 0;  // System V: flags mean nothing across calls
     case ZYDIS_MNEMONIC_JMP:
@@ -143,6 +156,8 @@ uint64_t Frontend::exit_liveness(const DecodedInsn& last, uint64_t next) const {
 // jumps and both sides of conditional branches (within a small budget);
 // flags are dead at a call or return (ABI), live at anything unknown.
 uint64_t Frontend::flags_read_after(uint64_t rip, int budget) const {
+  auto known = live_in_.find(rip);
+  if (known != live_in_.end()) return known->second;
   uint64_t live = 0, written = 0;
   uint64_t pc = rip;
   while ((written & kAllArith) != kAllArith) {

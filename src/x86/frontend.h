@@ -2,7 +2,9 @@
 // IR through the per-family handlers.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/ir.h"
@@ -10,6 +12,8 @@
 #include "x86/decoder.h"
 
 namespace phybin::x86 {
+
+inline constexpr unsigned kMaxBlockInsns = 64;
 
 class Frontend {
  public:
@@ -27,6 +31,8 @@ class Frontend {
   // True when the instruction at `rip` decodes and has a handler.
   bool can_translate(const DecodedInsn& insn) const;
   const Decoder& decoder() const { return decoder_; }
+  // Forgets what it learnt about guest code (after the code changed).
+  void forget_code() const { live_in_.clear(); }
 
  private:
   bool translate_one(ir::Builder& b, const DecodedInsn& insn, uint64_t live_flags, FlagSource& flags,
@@ -38,6 +44,12 @@ class Frontend {
   Decoder decoder_;
   HandlerTable handlers_;
   Hooks hooks_;
+  // Translation scratch and knowledge, not part of the frontend's meaning.
+  mutable std::unique_ptr<DecodedInsn[]> decode_buffer_;
+  mutable unsigned decode_capacity_ = 0;
+  // Flags read on entry to each translated block start, which is exact and
+  // saves decoding ahead when another block jumps there.
+  mutable std::unordered_map<uint64_t, uint64_t> live_in_;
 };
 
 }  // namespace phybin::x86
