@@ -71,6 +71,7 @@ void register_bits(HandlerTable& t);
 void register_string(HandlerTable& t);
 void register_system(HandlerTable& t);
 void register_sse(HandlerTable& t);
+void register_x87(HandlerTable& t);
 
 // String forms of the mnemonics MOVSD/CMPSD (see family_string.cpp).
 bool string_movsd(Ctx& c);

@@ -25,6 +25,7 @@ Frontend::Frontend(const Hooks& hooks) : hooks_(hooks) {
   register_bits(handlers_);
   register_string(handlers_);
   register_system(handlers_);
+  register_x87(handlers_);
   register_sse(handlers_);
 }
 
