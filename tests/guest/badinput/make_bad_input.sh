@@ -1,0 +1,30 @@
+#!/bin/sh
+# Derives a damaged ELF file from a good one, for the bad-input tests.
+#   make_bad_input.sh class32 IN OUT       EI_CLASS (byte 4) set to ELFCLASS32
+#   make_bad_input.sh truncate N IN OUT    only the first N bytes of IN
+#   make_bad_input.sh phoff-beyond IN OUT  e_phoff (bytes 32..39) pointing
+#                                          far past the end of the file
+set -eu
+mode="$1"
+shift
+case "$mode" in
+  class32)
+    cp "$1" "$2.tmp"
+    printf '\001' | dd of="$2.tmp" bs=1 seek=4 conv=notrunc status=none
+    ;;
+  truncate)
+    head -c "$1" "$2" > "$3.tmp"
+    shift
+    ;;
+  phoff-beyond)
+    cp "$1" "$2.tmp"
+    # 0x7fff0000, little-endian, 8 bytes: about 2 GB, beyond any test file.
+    printf '\000\000\377\177\000\000\000\000' | dd of="$2.tmp" bs=1 seek=32 conv=notrunc status=none
+    ;;
+  *)
+    echo "make_bad_input.sh: unknown mode $mode" >&2
+    exit 2
+    ;;
+esac
+chmod +x "$2.tmp"
+mv "$2.tmp" "$2"

@@ -1,0 +1,43 @@
+// Helpers shared by the guest programs: a deterministic pseudo-random
+// generator and a checksum, so that a program can work on large inputs and
+// print a short digest instead of megabytes of output.  Everything here is
+// plain C with no dependence on the machine, the time or addresses.
+#ifndef GUEST_COMMON_H
+#define GUEST_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+
+static inline void rng_seed(uint64_t seed) { rng_state = seed ? seed : 1; }
+
+// xorshift64*: good enough to make varied test data, fully deterministic.
+static inline uint64_t rng_next(void) {
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 0x2545F4914F6CDD1Dull;
+}
+
+static inline uint32_t rng_u32(void) { return (uint32_t)(rng_next() >> 32); }
+
+// Uniform-ish value in [0, n).
+static inline uint32_t rng_below(uint32_t n) { return (uint32_t)(rng_next() % n); }
+
+#define FNV_INIT 0xcbf29ce484222325ull
+
+static inline uint64_t fnv1a(uint64_t hash, const void *data, size_t len) {
+  const unsigned char *p = (const unsigned char *)data;
+  for (size_t i = 0; i < len; i++) {
+    hash ^= p[i];
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+static inline uint64_t fnv1a_u64(uint64_t hash, uint64_t value) {
+  return fnv1a(hash, &value, sizeof value);
+}
+
+#endif

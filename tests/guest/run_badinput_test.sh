@@ -1,0 +1,79 @@
+#!/bin/bash
+# Runs phybin on a file it must refuse and checks how it refuses: phybin's
+# own exit status 0x70 + (code & 0xF) (never death by a signal), the error
+# code in hex on stderr ("phybin: error 0x1007 (...)"), and optionally
+# more texts on stderr (matched without regard to case).
+#
+# usage: run_badinput_test.sh --runner PATH --code 0xNNNN
+#                             [--stderr-contains TEXT]... -- FILE [ARGS]...
+#
+# PHYBIN_GUEST_RUNNER overrides --runner, as for run_guest_test.sh;
+# PHYBIN_GUEST_TIMEOUT bounds the run (seconds, default 300).
+set -u
+
+runner=""
+code=""
+texts=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --runner) runner="$2"; shift 2 ;;
+    --code) code="$2"; shift 2 ;;
+    --stderr-contains) texts+=("$2"); shift 2 ;;
+    --) shift; break ;;
+    *) echo "run_badinput_test.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+if [ $# -lt 1 ] || [ -z "$code" ]; then
+  echo "usage: run_badinput_test.sh --runner PATH --code 0xNNNN [--stderr-contains TEXT]... -- FILE [ARGS]..." >&2
+  exit 2
+fi
+runner="${PHYBIN_GUEST_RUNNER:-$runner}"
+# phybin runs from a temporary directory: make relative paths absolute.
+case "$runner" in /*) ;; */*) runner="$PWD/$runner" ;; esac
+file="$1"
+shift
+case "$file" in /*) ;; *) file="$PWD/$file" ;; esac
+set -- "$file" "$@"
+if [ -z "$runner" ] || [ ! -x "$runner" ]; then
+  echo "FAIL: phybin runner '${runner}' is missing or not executable"
+  exit 1
+fi
+expected_status=$((0x70 + (code & 0xF)))
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/phybin-badinput.XXXXXX")" || exit 1
+trap 'rm -rf "$work"' EXIT
+ulimit -c 0
+
+exec 3>&2 2>/dev/null  # keep the shell's "Segmentation fault" lines out
+(cd "$work" && exec timeout --kill-after=10 "${PHYBIN_GUEST_TIMEOUT:-300}" \
+  env -i PATH=/usr/bin:/bin LANG=C HOME=/tmp "$runner" "$@") \
+  < /dev/null > "$work/out" 2> "$work/err"
+status=$?
+exec 2>&3 3>&-
+
+problems=()
+if [ "$status" -gt 128 ]; then
+  problems+=("phybin died by signal $((status - 128)) ($(kill -l $((status - 128)) 2>/dev/null)); it must report an error")
+elif [ "$status" -ne "$expected_status" ]; then
+  problems+=("exit status $status, expected $expected_status (0x70 + (code & 0xF) for error $code)")
+fi
+if ! grep -qiF -- "$code" "$work/err"; then
+  problems+=("stderr does not contain the error code $code")
+fi
+for text in "${texts[@]}"; do
+  if ! grep -qiF -- "$text" "$work/err"; then
+    problems+=("stderr does not mention '$text'")
+  fi
+done
+
+if [ "${#problems[@]}" -ne 0 ]; then
+  for p in "${problems[@]}"; do echo "FAIL: $p"; done
+  echo "command: $runner $*"
+  echo "--- stderr (first 4000 bytes) ---"
+  head -c 4000 "$work/err"
+  echo "--- stdout (first 1000 bytes) ---"
+  head -c 1000 "$work/out"
+  exit 1
+fi
+echo "PASS: status $status, stderr: $(head -n 3 "$work/err")"
+exit 0
