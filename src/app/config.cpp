@@ -1,6 +1,7 @@
 #include "app/config.h"
 
 #include <cstdlib>
+#include <string>
 
 #include "common/error.h"
 
@@ -37,6 +38,12 @@ Settings read_settings() {
     s.log_level = static_cast<int>(level);
   }
   if (const char* v = std::getenv("PHYBIN_LOG_FILE")) s.log_file = v;
+  if (const char* v = std::getenv("PHYBIN_STRICT_FLAGS")) {
+    std::string text = v;
+    if (text != "0" && text != "1")
+      throw Error(ErrorCode::PHYBIN_ERR_USAGE, "PHYBIN_STRICT_FLAGS='" + text + "' must be 0 or 1");
+    s.strict_flags = text == "1";
+  }
   return s;
 }
 

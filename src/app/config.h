@@ -10,6 +10,7 @@ namespace phybin::app {
 struct Settings {
   size_t cache_bytes = 64u << 20;
   int log_level = 0;
+  bool strict_flags = false;  // PHYBIN_STRICT_FLAGS
   std::string log_file;
   std::string cache_source = "default";
 };

@@ -72,6 +72,7 @@ void before_exit(int) {
 
   runtime::RuntimeOptions options;
   options.cache_bytes = settings.cache_bytes;
+  options.strict_flags = settings.strict_flags;
   static runtime::Runtime rt(options);
   rt.run(state);
   std::_Exit(0);

@@ -306,7 +306,15 @@ void BlockCompiler::lower_icmp(Value v, bool for_branch) {
   Type t = b_.at(x).type;
   int bits = type_bits(t);
   Reg a = use(x, kTmp0);
-  if (bits < 32) {
+  auto cond = static_cast<ir::Cond>(in.aux);
+  bool unsigned_or_eq = cond == ir::Cond::EQ || cond == ir::Cond::NE || cond == ir::Cond::ULT ||
+                        cond == ir::Cond::ULE || cond == ir::Cond::UGT || cond == ir::Cond::UGE;
+  bool y_narrow = is_const(y) ? (const_of(y) >> bits) == 0 : bits_valid_[y] <= bits;
+  if (bits < 32 && unsigned_or_eq && bits_valid_[x] <= bits && y_narrow) {
+    // Both zero-extended: unsigned order and equality are those of W registers.
+    if (is_const(y)) a_.cmp_imm(Size::W, a, static_cast<int64_t>(const_of(y)), kTmp1);
+    else a_.cmp(Size::W, a, use(y, kTmp1));
+  } else if (bits < 32) {
     // Compare 8/16-bit values in the top bits of W registers: every
     // signed and unsigned condition then comes out right.
     unsigned shift = 32 - static_cast<unsigned>(bits);

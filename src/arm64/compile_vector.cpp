@@ -65,6 +65,21 @@ void BlockCompiler::emit_cold_paths() {
     a_.b(p->resume);
   }
   vec_.cold.clear();
+  if (vec_.segv_used) {
+    // x86 raises #GP before the instruction does anything; a guest handler
+    // that returns runs the instruction again, so leave to its address.
+    a_.bind(vec_.segv_stub);
+    a_.str(Size::X, regmap::kTmp0, mem(regmap::kState, offsetof(GuestState, rip)));
+    save_guest_state();
+    a_.mov(Size::X, x0, regmap::kState);
+    a_.mov_imm(Size::W, x1, SIGSEGV);
+    call_host(reinterpret_cast<uint64_t>(cfg_.raise_signal));
+    load_guest_state();
+    a_.ldr(Size::X, regmap::kTmp1, mem(regmap::kState, offsetof(GuestState, rip)));
+    a_.movz(Size::X, regmap::kTmp0, 0);
+    a_.b(cfg_.stubs.exit);
+    vec_.segv_used = false;
+  }
 }
 
 void BlockCompiler::lower_vector(Value v) { VectorLowering(*this).lower(v); }
@@ -182,15 +197,11 @@ void VectorLowering::lower_check_align(Value v) {
   Reg addr = c_.use(in.args[0], kTmp0);
   a_.tst(Size::X, addr, uint64_t{15});
   uint64_t rip = in.imm;
-  BlockCompiler* bc = &c_;
-  cold(Cond::NE, [bc, rip](Assembler& a, Label&) {
+  Label* stub = &c_.vec_.segv_stub;
+  c_.vec_.segv_used = true;
+  cold(Cond::NE, [stub, rip](Assembler& a, Label&) {
     a.mov_imm(Size::X, kTmp0, rip);
-    a.str(Size::X, kTmp0, mem(regmap::kState, offsetof(GuestState, rip)));
-    bc->save_guest_state();
-    a.mov(Size::X, x0, regmap::kState);
-    a.mov_imm(Size::W, x1, SIGSEGV);
-    bc->call_host(reinterpret_cast<uint64_t>(bc->cfg_.raise_signal));
-    bc->load_guest_state();
+    a.b(*stub);
   });
 }
 

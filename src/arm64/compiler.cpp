@@ -203,9 +203,11 @@ void BlockCompiler::compute_bits_valid() {
   }
 }
 
+// `def` is the representative of a SetReg's value: the value itself, or
+// what it zero-extends for free (its register already holds all 64 bits).
 bool BlockCompiler::hint_allowed(Value def) const {
   const Inst& d = b_.at(def);
-  if (d.type != Type::I64 || rep_[def] != def || folded_[def]) return false;
+  if (folded_[def] || (d.type != Type::I64 && bits_valid_[def] > 32)) return false;
   switch (d.op) {
     case Opcode::Add: case Opcode::Sub: case Opcode::And: case Opcode::Or: case Opcode::Xor:
     case Opcode::AndNot: case Opcode::Mul: case Opcode::Shl: case Opcode::Lshr: case Opcode::Ashr:
@@ -240,7 +242,7 @@ void BlockCompiler::find_destination_hints() {
     }
     if (in.op != Opcode::SetReg) continue;
     unsigned g = in.aux;
-    Value v = in.args[0];
+    Value v = is_const(in.args[0]) ? in.args[0] : rep_[in.args[0]];
     if (!is_const(v) && hint_guest_[v] < 0 && hint_allowed(v) && before(last_touch[g], v) &&
         before(last_barrier, v) && holders_live[g] <= v) {
       hint_guest_[v] = static_cast<int8_t>(g);

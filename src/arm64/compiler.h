@@ -32,6 +32,9 @@ struct ColdPath {
 struct VectorState {
   std::vector<int8_t> hint_guest;  // vector result goes straight into this guest XMM
   std::vector<std::unique_ptr<ColdPath>> cold;
+  // Shared by the block's misaligned-access traps: x16 = guest RIP.
+  Label segv_stub;
+  bool segv_used = false;
   // The last comis/ucomis compare, so that the flags it sets one by one
   // reuse NZCV while nothing has been emitted in between.
   const uint32_t* fcmp_end = nullptr;

@@ -119,6 +119,8 @@ void fold_constants(Block& block) {
       case Opcode::And: r = a & b; break;
       case Opcode::Or: r = a | b; break;
       case Opcode::Xor: r = a ^ b; break;
+      case Opcode::Shl: r = b < 64 ? a << b : 0; break;
+      case Opcode::Lshr: r = b < 64 ? (a & mask_of(in.type)) >> b : 0; break;
       case Opcode::Not: r = ~a; break;
       case Opcode::Neg: r = 0 - a; break;
       case Opcode::ZExt: r = a & mask_of(block.at(in.args[0]).type); break;

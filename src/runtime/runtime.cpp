@@ -38,7 +38,7 @@ x86::Hooks make_hooks() {
 Runtime* Runtime::current() { return g_runtime; }
 
 Runtime::Runtime(const RuntimeOptions& options)
-    : options_(options), cache_(options.cache_bytes), frontend_(make_hooks()) {
+    : options_(options), cache_(options.cache_bytes), frontend_(make_hooks(), x86::FrontendOptions{options.strict_flags}) {
   x86::set_helper_hooks(make_hooks());
   backend_.stubs = cache_.stubs();
   backend_.raise_signal = &raise_guest_signal;

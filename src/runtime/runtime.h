@@ -16,6 +16,7 @@ namespace phybin::runtime {
 
 struct RuntimeOptions {
   size_t cache_bytes = 64u << 20;
+  bool strict_flags = false;
   unsigned max_block_insns = 48;
 };
 

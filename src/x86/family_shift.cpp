@@ -31,14 +31,17 @@ Value bit_of(Ctx& c, Type t, Value v, Value pos) {
 
 Value msb(Ctx& c, Value v) { return c.b.icmp(Cond::SLT, v, c.b.constant(c.b.type_of(v), 0)); }
 
-ShiftResult compute(Ctx& c, ShiftKind kind, Type t, Value a, Value count) {
+// `count` is the masked count (for the flags); `shift_count` may be the raw
+// count register when the host shift masks it the same way.
+ShiftResult compute(Ctx& c, ShiftKind kind, Type t, Value a, Value count, Value shift_count = ir::kNoValue) {
   Type w = work_type(t);
   int bits = type_bits(t);
   Value one = c.b.constant(w, 1);
   Value cw = c.b.zext(w, count);
+  Value sw = shift_count == ir::kNoValue ? cw : shift_count;
   switch (kind) {
     case ShiftKind::Shl: {
-      Value wide = c.b.binary(Opcode::Shl, w, c.b.zext(w, a), cw);
+      Value wide = c.b.binary(Opcode::Shl, w, c.b.zext(w, a), sw);
       Value r = c.b.trunc(t, wide);
       Value cf = bits < 32 ? bit_of(c, w, wide, c.b.constant(w, bits))
                            : bit_of(c, w, a, c.b.binary(Opcode::Sub, w, c.b.constant(w, bits), cw));
@@ -46,13 +49,13 @@ ShiftResult compute(Ctx& c, ShiftKind kind, Type t, Value a, Value count) {
     }
     case ShiftKind::Shr: {
       Value za = c.b.zext(w, a);
-      Value r = c.b.trunc(t, c.b.binary(Opcode::Lshr, w, za, cw));
+      Value r = c.b.trunc(t, c.b.binary(Opcode::Lshr, w, za, sw));
       Value cf = bit_of(c, w, za, c.b.binary(Opcode::Sub, w, cw, one));
       return {r, cf, msb(c, a), true};
     }
     case ShiftKind::Sar: {
       Value sa = c.b.sext(w, a);
-      Value r = c.b.trunc(t, c.b.binary(Opcode::Ashr, w, sa, cw));
+      Value r = c.b.trunc(t, c.b.binary(Opcode::Ashr, w, sa, sw));
       Value cf = c.b.trunc(Type::I1, c.b.binary(Opcode::And, w, c.b.binary(Opcode::Ashr, w, sa, c.b.binary(Opcode::Sub, w, cw, one)), one));
       return {r, cf, c.b.constant(Type::I1, 0), true};
     }
@@ -129,7 +132,10 @@ bool shift(Ctx& c) {
   }
   Type w = work_type(t);
   Value count = c.b.binary(Opcode::And, w, c.b.zext(w, read_gpr(c, ZYDIS_REGISTER_CL)), c.b.constant(w, mask));
-  ShiftResult s = compute(c, kKind, t, a, count);
+  // AArch64 register shifts take the count modulo the register width,
+  // exactly the x86 masking for 32/64-bit shifts: no masking needed.
+  Value raw = c.b.trunc(w, c.b.get_reg(RCX));
+  ShiftResult s = compute(c, kKind, t, a, count, type_bits(t) >= 32 ? raw : ir::kNoValue);
   write_operand(c, 0, s.result);
   write_flags_if(c, c.b.icmp(Cond::NE, count, c.b.constant(w, 0)), s);
   return true;

@@ -16,7 +16,7 @@ constexpr uint64_t kAllArith = kArithFlags;
 const uint8_t* guest_code(uint64_t address) { return reinterpret_cast<const uint8_t*>(address); }
 }  // namespace
 
-Frontend::Frontend(const Hooks& hooks) : hooks_(hooks) {
+Frontend::Frontend(const Hooks& hooks, const FrontendOptions& options) : hooks_(hooks), options_(options) {
   register_alu(handlers_);
   register_data(handlers_);
   register_branch(handlers_);
@@ -143,7 +143,10 @@ uint64_t Frontend::exit_liveness(const DecodedInsn& last, uint64_t next) const {
     case ZYDIS_MNEMONIC_CALL:
     case ZYDIS_MNEMONIC_RET: return 0;  // System V: flags mean nothing across calls
     case ZYDIS_MNEMONIC_JMP:
-      return is_direct(info) ? flags_read_after(relative_target(info, last.address), kBudget) : kAllArith;
+      if (is_direct(info)) return flags_read_after(relative_target(info, last.address), kBudget);
+      // Indirect jumps are switch tables and tail calls: compilers never
+      // carry flags across them.  PHYBIN_STRICT_FLAGS=1 assumes they may.
+      return options_.strict_flags ? kAllArith : 0;
     default: break;
   }
   if (info.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE)

@@ -15,9 +15,15 @@ namespace phybin::x86 {
 
 inline constexpr unsigned kMaxBlockInsns = 64;
 
+struct FrontendOptions {
+  // Assume flags may be live across indirect jumps (never the case in
+  // compiler output; costs a full flag computation before each one).
+  bool strict_flags = false;
+};
+
 class Frontend {
  public:
-  explicit Frontend(const Hooks& hooks);
+  explicit Frontend(const Hooks& hooks, const FrontendOptions& options = {});
 
   // Translates the block starting at `rip` (guest memory is readable at the
   // same host address), at most `max_insns` instructions.  Throws
@@ -44,6 +50,7 @@ class Frontend {
   Decoder decoder_;
   HandlerTable handlers_;
   Hooks hooks_;
+  FrontendOptions options_;
   // Translation scratch and knowledge, not part of the frontend's meaning.
   mutable std::unique_ptr<DecodedInsn[]> decode_buffer_;
   mutable unsigned decode_capacity_ = 0;
