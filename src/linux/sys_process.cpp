@@ -1,5 +1,7 @@
 // Process, identity, time and scheduling system calls; arch_prctl and the
 // thread-setup calls glibc makes at start-up.
+#include <sched.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/time.h>
@@ -136,6 +138,34 @@ int64_t sys_pause(const SyscallArgs&) {
 
 int64_t sys_getpgrp(const SyscallArgs&) { return host_syscall(SYS_getpgid, 0); }
 
+// fork and vfork copy the whole phybin process, translations included: the
+// child continues in the same place with RAX = 0.  (vfork's sharing of the
+// address space is an optimisation a fork is allowed to replace.)
+int64_t sys_fork(const SyscallArgs&) { return host_syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0); }
+
+// clone without CLONE_VM is a fork with options (glibc's fork() uses it).
+// Threads (CLONE_VM) need one runtime per guest thread: not yet.
+int64_t sys_clone(const SyscallArgs& s) {
+  uint64_t flags = s.a[0];
+  if (flags & (CLONE_VM | CLONE_THREAD | CLONE_SIGHAND)) {
+    static OnceSet warned;
+    if (warned.first(1))
+      logf(LogLevel::Warn, "phybin: warning: guest threads (clone with CLONE_VM) are not supported yet, returning ENOSYS");
+    return -ENOSYS;
+  }
+  // The guest's TLS is its FS base, not the host thread pointer.
+  bool set_tls = flags & CLONE_SETTLS;
+  flags &= ~static_cast<uint64_t>(CLONE_SETTLS);
+  // x86-64: clone(flags, stack, parent_tid, child_tid, tls); AArch64 (and
+  // the generic order): clone(flags, stack, parent_tid, tls, child_tid).
+  int64_t r = host_syscall(SYS_clone, flags, s.a[1], s.a[2], 0, s.a[3]);
+  if (r == 0) {
+    if (set_tls) s.st.fs_base = s.a[4];
+    if (s.a[1]) s.st.gpr[RSP] = s.a[1];
+  }
+  return r;
+}
+
 void register_identity(SyscallTable& t) {
   t.pass(X86_NR_getpid, SYS_getpid);
   t.pass(X86_NR_gettid, SYS_gettid);
@@ -189,6 +219,9 @@ void register_resources(SyscallTable& t) {
 void register_process_syscalls(SyscallTable& t) {
   t.add(X86_NR_exit, sys_exit);
   t.add(X86_NR_exit_group, sys_exit);
+  t.add(X86_NR_fork, sys_fork);
+  t.add(X86_NR_vfork, sys_fork);
+  t.add(X86_NR_clone, sys_clone);
   t.pass(X86_NR_wait4, SYS_wait4);
   t.pass(X86_NR_waitid, SYS_waitid);
   t.add(X86_NR_arch_prctl, sys_arch_prctl);
