@@ -50,7 +50,8 @@ bool VectorLowering::lower_fp(Value v) {
     case VecOp::FMinScalar: case VecOp::FMaxScalar: lower_fminmax(v, true); return true;
     case VecOp::FCmp: lower_fcmp(v, false); return true;
     case VecOp::FCmpScalar: lower_fcmp(v, true); return true;
-    case VecOp::FCmpFlag: lower_fcmp_flag(v); return true;
+    case VecOp::FCmpFlag:
+    case VecOp::FCmpCond: lower_fcmp_flag(v); return true;
     case VecOp::CvtIntToFScalar: {
       VReg x = vreg_of(i.args[0]);
       Reg r = c_.use(i.args[1], kTmp0);
@@ -233,27 +234,61 @@ void VectorLowering::lower_fcmp(Value v, bool scalar) {
   else copy(d, r);
 }
 
-// comis/ucomis: one FCMP sets NZCV, each flag is a condition of it.
+namespace {
+
+// An x86 condition after comis/ucomis (OF = SF = AF = 0) as AArch64
+// computes it from FCMP's NZCV.
+struct FcmpCondition {
+  enum Kind : uint8_t { Zero, One, Zf, NotZf, Direct } kind;
+  Cond cond;
+};
+constexpr FcmpCondition kFcmpConditions[16] = {
+    {FcmpCondition::Zero, Cond::AL},  {FcmpCondition::One, Cond::AL},     // o, no
+    {FcmpCondition::Direct, Cond::LT}, {FcmpCondition::Direct, Cond::GE},  // b (CF), ae
+    {FcmpCondition::Zf, Cond::AL},    {FcmpCondition::NotZf, Cond::AL},   // e (ZF), ne
+    {FcmpCondition::Direct, Cond::LE}, {FcmpCondition::Direct, Cond::GT},  // be, a
+    {FcmpCondition::Zero, Cond::AL},  {FcmpCondition::One, Cond::AL},     // s, ns
+    {FcmpCondition::Direct, Cond::VS}, {FcmpCondition::Direct, Cond::VC},  // p (PF), np
+    {FcmpCondition::Zero, Cond::AL},  {FcmpCondition::One, Cond::AL},     // l, ge
+    {FcmpCondition::Zf, Cond::AL},    {FcmpCondition::NotZf, Cond::AL},   // le, g
+};
+
+}  // namespace
+
+// comis/ucomis: one FCMP sets NZCV, each flag or condition is read from it.
 //   unordered: ZF PF CF = 1 1 1   (NZCV 0011)   less: 0 0 1 (1000)
 //   equal:     1 0 0     (0110)                 greater: 0 0 0 (0010)
+// The flags of one comis are adjacent in the IR: while nothing has been
+// emitted since the last compare of the same operands, NZCV still holds it.
 void VectorLowering::lower_fcmp_flag(Value v) {
   const Inst& i = inst(v);
+  unsigned cc = static_cast<unsigned>(i.imm & 15);
+  if (static_cast<VecOp>(i.aux) == VecOp::FCmpFlag)
+    cc = (i.imm & 0xff) == kZF ? 4 : (i.imm & 0xff) == kPF ? 10 : 2;
+  const FcmpCondition how = kFcmpConditions[cc];
+  Reg d = c_.def_gpr(v);
+  if (how.kind == FcmpCondition::Zero || how.kind == FcmpCondition::One) {
+    a_.movz(Size::W, d, how.kind == FcmpCondition::One ? 1 : 0);
+    return;
+  }
   VectorState& s = c_.vec_;
   VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
-  Reg d = c_.def_gpr(v);
   const FSize fs = fsize(i.lane);
   bool reuse = s.fcmp_end == a_.cursor() && s.fcmp_args[0] == i.args[0] && s.fcmp_args[1] == i.args[1];
   if (!reuse) {
     if (i.imm & 0x100) a_.fcmpe(fs, x, y);  // comis signals on quiet NaNs too
     else a_.fcmp(fs, x, y);
   }
-  switch (i.imm & 0xff) {
-    case kZF:
+  switch (how.kind) {
+    case FcmpCondition::Zf:  // equal or unordered
       a_.cset(Size::W, d, Cond::EQ);
       a_.csinc(Size::W, d, d, wzr, Cond::VC);
       break;
-    case kPF: a_.cset(Size::W, d, Cond::VS); break;
-    default: a_.cset(Size::W, d, Cond::LT); break;  // CF: less or unordered
+    case FcmpCondition::NotZf:  // ordered and not equal
+      a_.cset(Size::W, d, Cond::NE);
+      a_.csel(Size::W, d, d, wzr, Cond::VC);
+      break;
+    default: a_.cset(Size::W, d, how.cond); break;
   }
   s.fcmp_end = a_.cursor();
   s.fcmp_args[0] = i.args[0];

@@ -137,7 +137,7 @@ void VectorLowering::lower_pack(Value v) {
   const Inst& i = inst(v);
   VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
   VReg d = def(v);
-  VReg t = d == y && d != x ? kVTmp0 : d;
+  VReg t = d == y ? kVTmp0 : d;  // the first narrowing would overwrite b (packuswb x, x too)
   const VArr lo = half_arr(i.lane - 1), hi = arr_of(i.lane - 1);
   if (static_cast<VecOp>(i.aux) == VecOp::PackSS) {
     a_.sqxtn(lo, t, x);

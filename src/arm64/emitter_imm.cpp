@@ -155,6 +155,23 @@ unsigned Assembler::mov_imm_length(Size s, uint64_t value) { return plan_mov(s, 
 void Assembler::mov_imm(Size s, Reg rd, uint64_t value) {
   const unsigned count = is64(s) ? 4 : 2;
   if (!is64(s)) value &= 0xFFFFFFFF;
+  // Fast path for the common constants (guest addresses, offsets): a 64-bit
+  // value below 2^32 that is not one contiguous run of ones (the only
+  // logical immediate such a value can be) needs exactly its non-zero
+  // halfwords, so the general search is skipped.
+  const uint64_t run_end = value + (value & (0 - value));
+  if (is64(s) && value <= 0xFFFFFFFF && (value == 0 || (value & run_end) != 0 || (value & 0xFFFF) == 0 ||
+                                         (value >> 16) == 0)) {
+    if ((value >> 16) == 0) {
+      movz(s, rd, static_cast<uint16_t>(value), 0);
+    } else if ((value & 0xFFFF) == 0) {
+      movz(s, rd, static_cast<uint16_t>(value >> 16), 16);
+    } else {
+      movz(s, rd, static_cast<uint16_t>(value), 0);
+      movk(s, rd, static_cast<uint16_t>(value >> 16), 16);
+    }
+    return;
+  }
   const MovPlan plan = plan_mov(s, value);
   unsigned first_movk = 0;
   switch (plan.first) {

@@ -17,7 +17,12 @@ Decoder::Decoder() {
 
 bool Decoder::decode(const uint8_t* code, size_t max_len, uint64_t address, DecodedInsn& out) const {
   out.address = address;
-  return ZYAN_SUCCESS(ZydisDecoderDecodeFull(&decoder_, code, max_len, &out.info, out.ops));
+  // Only the visible operands: handlers never read the hidden ones (flags,
+  // implicit RSP/RAX...), and decoding them costs a third of the time.
+  ZydisDecoderContext context;
+  if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&decoder_, &context, code, max_len, &out.info))) return false;
+  return ZYAN_SUCCESS(ZydisDecoderDecodeOperands(&decoder_, &context, &out.info, out.ops,
+                                                 out.info.operand_count_visible));
 }
 
 bool Decoder::decode_instruction(const uint8_t* code, size_t max_len, ZydisDecodedInstruction& out) const {

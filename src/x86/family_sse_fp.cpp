@@ -1,6 +1,7 @@
 // SSE/SSE2 floating point: arithmetic (packed and scalar), min/max, sqrt,
 // reciprocal estimates, compares into masks and into flags, shuffles and
 // all the conversions.  Lane 2 is float, lane 3 double.
+#include "x86/flags.h"
 #include "x86/operands.h"
 #include "x86/sse.h"
 
@@ -36,14 +37,14 @@ bool comis(Ctx& c) {
   Value a = sse::read_vec(c, 0);
   Value b = sse::read_vec(c, 1);
   const uint64_t signaling = kSignaling ? 0x100 : 0;
-  Value zf = c.b.vec(VecOp::FCmpFlag, Type::I1, kLane, a, b, kZF | signaling);
-  Value pf = c.b.vec(VecOp::FCmpFlag, Type::I1, kLane, a, b, kPF | signaling);
-  Value cf = c.b.vec(VecOp::FCmpFlag, Type::I1, kLane, a, b, kCF | signaling);
-  c.b.set_flag(kZF, zf);
-  c.b.set_flag(kPF, pf);
-  c.b.set_flag(kCF, cf);
+  Value flag[3] = {ir::kNoValue, ir::kNoValue, ir::kNoValue};
+  const uint8_t bits[3] = {kZF, kPF, kCF};
+  for (int i = 0; i < 3; ++i)
+    if (c.flag_live(bits[i])) flag[i] = c.b.vec(VecOp::FCmpFlag, Type::I1, kLane, a, b, bits[i] | signaling);
+  for (int i = 0; i < 3; ++i)
+    if (flag[i] != ir::kNoValue) c.b.set_flag(bits[i], flag[i]);
   Value zero = c.b.constant(Type::I1, 0);
-  for (uint8_t bit : {kOF, kSF, kAF}) c.b.set_flag(bit, zero);
+  for (uint8_t bit : {kOF, kSF, kAF}) put_flag(c, bit, zero);
   return true;
 }
 

@@ -159,6 +159,25 @@ uint64_t Frontend::exit_liveness(const DecodedInsn& last, uint64_t next) const {
 // Flags the code at `rip` may read before writing them.  Follows direct
 // jumps and both sides of conditional branches (within a small budget);
 // flags are dead at a call or return (ABI), live at anything unknown.
+// What looking ahead needs of one instruction, kept so that code is
+// decoded for look-ahead at most once.
+const Frontend::PeekInfo* Frontend::peek(uint64_t pc) const {
+  auto it = peek_cache_.find(pc);
+  if (it != peek_cache_.end()) return &it->second;
+  ZydisDecodedInstruction insn;
+  if (!decoder_.decode_instruction(guest_code(pc), kMaxInsnLength, insn) || !handlers_.find(insn.mnemonic))
+    return nullptr;
+  PeekInfo info;
+  info.tested = static_cast<uint16_t>(flags_tested(insn));
+  info.killed = static_cast<uint16_t>(flags_killed(insn));
+  info.length = insn.length;
+  if (insn.mnemonic == ZYDIS_MNEMONIC_CALL || insn.mnemonic == ZYDIS_MNEMONIC_RET) info.kind = PeekInfo::CallOrRet;
+  else if (insn.mnemonic == ZYDIS_MNEMONIC_JMP) info.kind = is_direct(insn) ? PeekInfo::Jump : PeekInfo::Unknown;
+  else if (insn.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE) info.kind = is_direct(insn) ? PeekInfo::Branch : PeekInfo::Unknown;
+  info.target = is_direct(insn) ? relative_target(insn, pc) : 0;
+  return &peek_cache_.emplace(pc, info).first->second;
+}
+
 uint64_t Frontend::flags_read_after(uint64_t rip, int budget) const {
   auto known = live_in_.find(rip);
   if (known != live_in_.end()) return known->second;
@@ -166,25 +185,21 @@ uint64_t Frontend::flags_read_after(uint64_t rip, int budget) const {
   uint64_t pc = rip;
   while ((written & kAllArith) != kAllArith) {
     if (--budget < 0) break;
-    ZydisDecodedInstruction insn;
-    if (!decoder_.decode_instruction(guest_code(pc), kMaxInsnLength, insn) || !handlers_.find(insn.mnemonic)) break;
-    live |= flags_tested(insn) & ~written;
-    written |= flags_killed(insn);
-    switch (insn.mnemonic) {
-      case ZYDIS_MNEMONIC_CALL:
-      case ZYDIS_MNEMONIC_RET: return live;
-      case ZYDIS_MNEMONIC_JMP:
-        if (!is_direct(insn)) return live | (kAllArith & ~written);
-        pc = relative_target(insn, pc);
-        continue;
-      default: break;
+    const PeekInfo* insn = peek(pc);
+    if (!insn) break;
+    live |= insn->tested & ~written;
+    written |= insn->killed;
+    if (insn->kind == PeekInfo::CallOrRet) return live;
+    if (insn->kind == PeekInfo::Unknown) break;
+    if (insn->kind == PeekInfo::Jump) {
+      pc = insn->target;
+      continue;
     }
-    if (insn.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE) {
-      if (!is_direct(insn)) break;
-      live |= flags_read_after(relative_target(insn, pc), budget / 2) & ~written;
+    if (insn->kind == PeekInfo::Branch) {
+      live |= flags_read_after(insn->target, budget / 2) & ~written;
       budget /= 2;
     }
-    pc += insn.length;
+    pc += insn->length;
   }
   return (live | (kAllArith & ~written)) & kAllArith;
 }

@@ -38,13 +38,23 @@ class Frontend {
   bool can_translate(const DecodedInsn& insn) const;
   const Decoder& decoder() const { return decoder_; }
   // Forgets what it learnt about guest code (after the code changed).
-  void forget_code() const { live_in_.clear(); }
+  void forget_code() const {
+    live_in_.clear();
+    peek_cache_.clear();
+  }
 
  private:
   bool translate_one(ir::Builder& b, const DecodedInsn& insn, uint64_t live_flags, FlagSource& flags,
                      bool& ends) const;
   uint64_t exit_liveness(const DecodedInsn& last, uint64_t next) const;
   uint64_t flags_read_after(uint64_t rip, int budget) const;
+  struct PeekInfo {
+    enum Kind : uint8_t { Plain, CallOrRet, Jump, Branch, Unknown } kind = Plain;
+    uint8_t length = 0;
+    uint16_t tested = 0, killed = 0;
+    uint64_t target = 0;
+  };
+  const PeekInfo* peek(uint64_t pc) const;
   [[noreturn]] void report_untranslatable(const DecodedInsn& insn, const uint8_t* code) const;
 
   Decoder decoder_;
@@ -57,6 +67,7 @@ class Frontend {
   // Flags read on entry to each translated block start, which is exact and
   // saves decoding ahead when another block jumps there.
   mutable std::unordered_map<uint64_t, uint64_t> live_in_;
+  mutable std::unordered_map<uint64_t, PeekInfo> peek_cache_;
 };
 
 }  // namespace phybin::x86
