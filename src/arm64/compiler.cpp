@@ -28,8 +28,39 @@ Cond arm_cond(ir::Cond c) {
   return Cond::AL;
 }
 
+namespace {
+// The per-block tables keep their memory from block to block: allocation
+// was a fifth of the translation time.
+struct Scratch {
+  std::vector<Value> rep, last_use;
+  std::vector<uint8_t> bits_valid;
+  std::vector<int8_t> hint_guest;
+  std::vector<bool> folded;
+  std::vector<Loc> loc;
+  std::array<std::vector<Value>, 16> holders;
+  std::vector<uint32_t> uses, memory_uses;
+  std::vector<int> memory_log2;
+};
+thread_local Scratch t_scratch;
+}  // namespace
+
+void BlockCompiler::swap_scratch() {
+  rep_.swap(t_scratch.rep);
+  last_use_.swap(t_scratch.last_use);
+  bits_valid_.swap(t_scratch.bits_valid);
+  hint_guest_.swap(t_scratch.hint_guest);
+  folded_.swap(t_scratch.folded);
+  loc_.swap(t_scratch.loc);
+  for (unsigned g = 0; g < 16; ++g) gpr_holders_[g].swap(t_scratch.holders[g]);
+}
+
 BlockCompiler::BlockCompiler(const ir::Block& block, Assembler& a, const BackendConfig& config)
-    : b_(block), a_(a), cfg_(config), n_(block.insts.size()) {}
+    : b_(block), a_(a), cfg_(config), n_(block.insts.size()) {
+  swap_scratch();
+  for (auto& h : gpr_holders_) h.clear();
+}
+
+BlockCompiler::~BlockCompiler() { swap_scratch(); }
 
 bool BlockCompiler::is_const(Value v) const { return b_.at(v).op == Opcode::Const; }
 uint64_t BlockCompiler::const_of(Value v) const { return b_.at(v).imm; }
@@ -68,8 +99,12 @@ bool BlockCompiler::is_const_shift(Value v) const {
 // loads and stores, and constant shifts in the second operand of ALU ops.
 void BlockCompiler::fold_operands() {
   folded_.assign(n_, false);
-  std::vector<uint32_t> uses(n_, 0), memory_uses(n_, 0);
-  std::vector<int> memory_log2(n_, -1);  // access size of the memory users; -2 when mixed
+  std::vector<uint32_t>& uses = t_scratch.uses;
+  std::vector<uint32_t>& memory_uses = t_scratch.memory_uses;
+  std::vector<int>& memory_log2 = t_scratch.memory_log2;  // access size of the memory users; -2 when mixed
+  uses.assign(n_, 0);
+  memory_uses.assign(n_, 0);
+  memory_log2.assign(n_, -1);
   for (Value i = 0; i < n_; ++i) {
     const Inst& in = b_.at(i);
     if (in.dead) continue;

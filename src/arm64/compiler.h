@@ -44,10 +44,14 @@ struct VectorState {
 class BlockCompiler {
  public:
   BlockCompiler(const ir::Block& block, Assembler& a, const BackendConfig& config);
+  ~BlockCompiler();
+  BlockCompiler(const BlockCompiler&) = delete;
+  BlockCompiler& operator=(const BlockCompiler&) = delete;
   void compile();
 
  private:
   // ---- analysis (compiler.cpp)
+  void swap_scratch();
   void analyse();
   void compute_bits_valid();
   void fold_operands();
