@@ -353,7 +353,10 @@ Mem BlockCompiler::address_of(Value addr) {
   const Inst& add = b_.at(addr);
   Reg base = use(add.args[0], kTmp0);
   Value y = add.args[1];
-  if (is_const(y)) return mem(base, static_cast<int64_t>(const_of(y)));
+  if (is_const(y)) {
+    auto offset = static_cast<int64_t>(const_of(y));
+    return mem(base, add.op == Opcode::Sub ? -offset : offset);
+  }
   if (folded_[y]) return mem(base, use(b_.at(y).args[0], kTmp1), Extend::UXTX, true);
   return mem(base, use(y, kTmp1));
 }

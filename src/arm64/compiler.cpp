@@ -124,11 +124,15 @@ void BlockCompiler::fold_operands() {
   for (Value i = 0; i < n_; ++i) {
     const Inst& in = b_.at(i);
     if (in.dead) continue;
-    bool address_only = in.op == Opcode::Add && in.type == Type::I64 && uses[i] == memory_uses[i] && uses[i] > 0;
+    bool is_sub = in.op == Opcode::Sub && is_const(in.args[1]);
+    bool address_only = (in.op == Opcode::Add || is_sub) && in.type == Type::I64 && uses[i] == memory_uses[i] &&
+                        uses[i] > 0;
     if (address_only && !is_const(in.args[0])) {
       Value y = in.args[1];
       if (is_const(y)) {
-        folded_[i] = foldable_offset(const_of(y));
+        auto offset = is_sub ? -static_cast<int64_t>(const_of(y)) : static_cast<int64_t>(const_of(y));
+        folded_[i] = memory_log2[i] >= 0 ? Assembler::is_mem_offset_encodable(static_cast<unsigned>(memory_log2[i]), offset)
+                                         : foldable_offset(static_cast<uint64_t>(offset));
       } else if (is_const_shift(y) && uses[y] == 1 && b_.at(y).op == Opcode::Shl) {
         folded_[i] = folded_[y] = memory_log2[i] >= 0 && const_of(b_.at(y).args[1]) == static_cast<uint64_t>(memory_log2[i]);
       } else {

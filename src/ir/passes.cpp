@@ -22,6 +22,28 @@ uint64_t mask_of(Type t) {
   return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
 }
 
+bool compare_constants(Cond c, Type t, uint64_t a, uint64_t b) {
+  int bits = type_bits(t);
+  uint64_t m = mask_of(t);
+  a &= m;
+  b &= m;
+  auto sa = bits >= 64 ? static_cast<int64_t>(a) : static_cast<int64_t>(a << (64 - bits)) >> (64 - bits);
+  auto sb = bits >= 64 ? static_cast<int64_t>(b) : static_cast<int64_t>(b << (64 - bits)) >> (64 - bits);
+  switch (c) {
+    case Cond::EQ: return a == b;
+    case Cond::NE: return a != b;
+    case Cond::ULT: return a < b;
+    case Cond::ULE: return a <= b;
+    case Cond::UGT: return a > b;
+    case Cond::UGE: return a >= b;
+    case Cond::SLT: return sa < sb;
+    case Cond::SLE: return sa <= sb;
+    case Cond::SGT: return sa > sb;
+    case Cond::SGE: return sa >= sb;
+  }
+  return false;
+}
+
 }  // namespace
 
 void forward_state(Block& block) {
@@ -105,6 +127,35 @@ void eliminate_dead_register_writes(Block& block) {
   }
 }
 
+void reassociate_offsets(Block& block) {
+  // (x + c1) + c2 -> x + (c1 + c2), and the same with subtractions: chains
+  // of pushes, pops and pointer bumps then address memory from one base,
+  // and the intermediate sums usually die.
+  std::vector<uint32_t> uses(block.insts.size(), 0);
+  for (const Inst& in : block.insts)
+    if (!in.dead)
+      for (Value a : in.args)
+        if (a != kNoValue) ++uses[a];
+  auto offset_of = [&](const Inst& in, int64_t& c) {
+    if ((in.op != Opcode::Add && in.op != Opcode::Sub) || in.type != Type::I64) return false;
+    const Inst& k = block.at(in.args[1]);
+    if (k.op != Opcode::Const) return false;
+    c = in.op == Opcode::Add ? static_cast<int64_t>(k.imm) : -static_cast<int64_t>(k.imm);
+    return true;
+  };
+  for (Inst& in : block.insts) {
+    int64_t outer, inner;
+    if (in.dead || !offset_of(in, outer) || uses[in.args[1]] != 1) continue;
+    const Inst& base = block.at(in.args[0]);
+    if (base.dead || !offset_of(base, inner)) continue;
+    int64_t sum = outer + inner;
+    --uses[in.args[0]];
+    in.args[0] = base.args[0];
+    in.op = sum >= 0 ? Opcode::Add : Opcode::Sub;
+    block.at(in.args[1]).imm = static_cast<uint64_t>(sum >= 0 ? sum : -sum);
+  }
+}
+
 void fold_constants(Block& block) {
   auto is_const = [&](Value v) { return v != kNoValue && block.at(v).op == Opcode::Const; };
   for (Inst& in : block.insts) {
@@ -124,6 +175,13 @@ void fold_constants(Block& block) {
       case Opcode::Not: r = ~a; break;
       case Opcode::Neg: r = 0 - a; break;
       case Opcode::ZExt: r = a & mask_of(block.at(in.args[0]).type); break;
+      case Opcode::SExt: {
+        int bits = type_bits(block.at(in.args[0]).type);
+        r = bits >= 64 ? a : static_cast<uint64_t>(static_cast<int64_t>(a << (64 - bits)) >> (64 - bits));
+        break;
+      }
+      case Opcode::Parity: r = __builtin_parityll(a & 0xff) ? 0 : 1; break;
+      case Opcode::ICmp: r = compare_constants(static_cast<Cond>(in.aux), block.at(in.args[0]).type, a, b); break;
       case Opcode::Trunc: r = a; break;
       default: continue;
     }
@@ -155,6 +213,7 @@ void eliminate_dead_code(Block& block) {
 void optimize(Block& block) {
   forward_state(block);
   fold_constants(block);
+  reassociate_offsets(block);
   eliminate_dead_flags(block);
   eliminate_dead_register_writes(block);
   eliminate_dead_code(block);

@@ -20,6 +20,9 @@ void eliminate_dead_flags(Block& block);
 // handlers cannot rely on registers at a fault inside a block.)
 void eliminate_dead_register_writes(Block& block);
 
+// (x + c1) + c2 -> x + (c1 + c2) for 64-bit adds and subtracts.
+void reassociate_offsets(Block& block);
+
 // Folds integer operations on constants.
 void fold_constants(Block& block);
 
