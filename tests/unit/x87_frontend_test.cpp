@@ -1,0 +1,122 @@
+// The x87 family of the frontend (src/x86/family_x87.cpp): each x87
+// instruction becomes one helper call whose packed X87Desc names the
+// operation, the ST(i) operand, the memory format and the pop/direction
+// flags.  Zydis lists the ST0 operand of some forms and not of others
+// ("fucomp st0, st1" but "fucom st1"), so the register chosen is checked
+// for every shape.  Encodings checked with `as --64` / `objdump -d`.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <initializer_list>
+
+#include "common/error.h"
+#include "ir/ir.h"
+#include "x86/frontend.h"
+#include "x86/x87_helpers.h"
+
+namespace phybin::x86 {
+namespace {
+
+using ir::Block;
+using ir::Inst;
+using ir::Opcode;
+
+struct Call {
+  bool found = false;
+  uint64_t fn = 0;
+  X87Desc desc;
+};
+
+alignas(16) std::array<uint8_t, 64> code;
+
+// Translates one instruction (followed by int3) and returns its x87 call.
+Call translate_one(std::initializer_list<uint8_t> bytes) {
+  code.fill(0xcc);
+  std::copy(bytes.begin(), bytes.end(), code.begin());
+  Block block = Frontend(Hooks{}).translate(reinterpret_cast<uint64_t>(code.data()), 1);
+  Call call;
+  for (const Inst& in : block.insts) {
+    if (in.op != Opcode::CallHelper || in.args[1] == ir::kNoValue) continue;
+    const Inst& packed = block.at(in.args[1]);
+    if (packed.op != Opcode::Const) continue;
+    call.found = true;
+    call.fn = in.imm;
+    call.desc = X87Desc::unpack(packed.imm);
+  }
+  return call;
+}
+
+void expect(std::initializer_list<uint8_t> bytes, X87Op op, X87Mem mem, unsigned reg, unsigned flags) {
+  Call c = translate_one(bytes);
+  ASSERT_TRUE(c.found);
+  EXPECT_EQ(c.desc.op, op);
+  EXPECT_EQ(c.desc.mem, mem);
+  EXPECT_EQ(c.desc.reg, reg);
+  EXPECT_EQ(c.desc.flags, flags);
+}
+
+TEST(X87Frontend, ArithmeticRegisterForms) {
+  expect({0xd8, 0xc3}, X87Op::Add, X87Mem::None, 3, 0);                     // fadd st0, st3
+  expect({0xdc, 0xc3}, X87Op::Add, X87Mem::None, 3, kX87ToReg);             // fadd st3, st0
+  expect({0xde, 0xc3}, X87Op::Add, X87Mem::None, 3, kX87ToReg | kX87Pop);   // faddp st3, st0
+  expect({0xd8, 0xe1}, X87Op::Sub, X87Mem::None, 1, 0);                     // fsub st0, st1
+  expect({0xdc, 0xe9}, X87Op::Sub, X87Mem::None, 1, kX87ToReg);             // fsub st1, st0 (Intel)
+  expect({0xdc, 0xe1}, X87Op::SubR, X87Mem::None, 1, kX87ToReg);            // fsubr st1, st0
+  expect({0xde, 0xf9}, X87Op::Div, X87Mem::None, 1, kX87ToReg | kX87Pop);   // fdivp st1, st0
+  expect({0xde, 0xc0}, X87Op::Add, X87Mem::None, 0, kX87ToReg | kX87Pop);   // faddp st0, st0
+}
+
+TEST(X87Frontend, MemoryFormats) {
+  expect({0xd8, 0x07}, X87Op::Add, X87Mem::F32, 0, 0);        // fadd dword [rdi]
+  expect({0xdc, 0x0f}, X87Op::Mul, X87Mem::F64, 0, 0);        // fmul qword [rdi]
+  expect({0xde, 0x3f}, X87Op::DivR, X87Mem::I16, 0, 0);       // fidivr word [rdi]
+  expect({0xda, 0x27}, X87Op::Sub, X87Mem::I32, 0, 0);        // fisub dword [rdi]
+  expect({0xdb, 0x2f}, X87Op::Load, X87Mem::F80, 0, 0);       // fld tword [rdi]
+  expect({0xdf, 0x2f}, X87Op::Load, X87Mem::I64, 0, 0);       // fild qword [rdi]
+  expect({0xdf, 0x27}, X87Op::Load, X87Mem::Bcd, 0, 0);       // fbld [rdi]
+  expect({0xd9, 0x17}, X87Op::Store, X87Mem::F32, 0, 0);      // fst dword [rdi]
+  expect({0xdb, 0x3f}, X87Op::Store, X87Mem::F80, 0, kX87Pop);  // fstp tword [rdi]
+  expect({0xdf, 0x37}, X87Op::Store, X87Mem::Bcd, 0, kX87Pop);  // fbstp [rdi]
+  expect({0xdb, 0x0f}, X87Op::StoreTrunc, X87Mem::I32, 0, kX87Pop);  // fisttp dword [rdi]
+  expect({0xdd, 0x37}, X87Op::Save, X87Mem::None, 0, 0);      // fnsave [rdi]
+  expect({0xd9, 0x27}, X87Op::LoadEnv, X87Mem::None, 0, 0);   // fldenv [rdi]
+}
+
+TEST(X87Frontend, CompareOperandShapes) {
+  expect({0xdd, 0xe1}, X87Op::Compare, X87Mem::None, 1, kX87Quiet);              // fucom st1
+  expect({0xdd, 0xea}, X87Op::Compare, X87Mem::None, 2, kX87Quiet | kX87Pop);    // fucomp st0, st2
+  expect({0xda, 0xe9}, X87Op::Compare, X87Mem::None, 1, kX87Quiet | kX87Pop2);   // fucompp
+  expect({0xd8, 0xda}, X87Op::Compare, X87Mem::None, 2, kX87Pop);                // fcomp st2
+  expect({0xde, 0xd9}, X87Op::Compare, X87Mem::None, 1, kX87Pop2);               // fcompp
+  expect({0xde, 0x17}, X87Op::Compare, X87Mem::I16, 0, 0);                       // ficom word [rdi]
+  expect({0xd9, 0xe4}, X87Op::Test, X87Mem::None, 0, 0);                         // ftst
+  Call c = translate_one({0xdf, 0xea});                                          // fucomip st0, st2
+  ASSERT_TRUE(c.found);
+  EXPECT_EQ(c.fn, reinterpret_cast<uint64_t>(&helper_x87_comi));
+  EXPECT_EQ(c.desc.reg, 2u);
+  EXPECT_EQ(c.desc.flags, kX87Quiet | kX87Pop);
+}
+
+TEST(X87Frontend, StackInstructions) {
+  expect({0xd9, 0xc3}, X87Op::Load, X87Mem::None, 3, 0);          // fld st3
+  expect({0xdd, 0xdb}, X87Op::Store, X87Mem::None, 3, kX87Pop);   // fstp st3
+  expect({0xd9, 0xc9}, X87Op::Exchange, X87Mem::None, 1, 0);      // fxch st1
+  expect({0xdf, 0xc2}, X87Op::Free, X87Mem::None, 2, kX87Pop);    // ffreep st2
+  expect({0xda, 0xc5}, X87Op::CondMove, X87Mem::None, 5, 0);      // fcmovb st0, st5
+  expect({0xd9, 0xeb}, X87Op::LoadConst, X87Mem::None, 2, 0);     // fldpi (constant 2)
+  Call c = translate_one({0xd9, 0xc9});  // FIP for fnstenv: the low half of the address
+  EXPECT_EQ(c.desc.fip, static_cast<uint32_t>(reinterpret_cast<uint64_t>(code.data())));
+}
+
+// The 16-bit environment layouts (operand-size prefix) are refused.
+TEST(X87Frontend, SixteenBitEnvironmentIsNotTranslated) {
+  code.fill(0xcc);
+  code[0] = 0x66;
+  code[1] = 0xd9;
+  code[2] = 0x37;  // fnstenv with a 14-byte image
+  EXPECT_THROW(Frontend(Hooks{}).translate(reinterpret_cast<uint64_t>(code.data()), 1), Error);
+}
+
+}  // namespace
+}  // namespace phybin::x86
