@@ -4,6 +4,7 @@
 // compile_vector_fp.cpp.
 #include "arm64/compile_vector.h"
 
+#include <array>
 #include <csignal>
 #include <cstddef>
 
@@ -38,8 +39,12 @@ bool may_observe_guest_state(Opcode op) {
 // between reads the register or may fault (a fault must see the old value).
 void BlockCompiler::analyse_vectors() {
   vec_.hint_guest.assign(n_, -1);
+  for (auto& h : vec_.holders) h.clear();
   vec_.cold.clear();
   vec_.fcmp_end = nullptr;
+  std::array<std::vector<Value>, 16> reads;  // GetXmm of each register, in order
+  for (Value i = 0; i < n_; ++i)
+    if (!b_.at(i).dead && b_.at(i).op == Opcode::GetXmm) reads[b_.at(i).aux].push_back(i);
   for (Value j = 0; j < n_; ++j) {
     const Inst& set = b_.at(j);
     if (set.dead || set.op != Opcode::SetXmm) continue;
@@ -47,12 +52,15 @@ void BlockCompiler::analyse_vectors() {
     const Inst& def = b_.at(v);
     if (def.type != Type::V128 || def.op == Opcode::GetXmm || vec_.hint_guest[v] >= 0) continue;
     bool ok = true;
-    for (Value i = 0; i < j && ok; ++i) {
+    for (Value r : reads[set.aux]) {
+      if (r > v) break;
+      if (last_use_[r] > v) ok = false;  // the old value is still needed
+    }
+    for (Value i = v + 1; i < j && ok; ++i) {
       const Inst& x = b_.at(i);
       if (x.dead) continue;
       bool same_reg = (x.op == Opcode::GetXmm || x.op == Opcode::SetXmm) && x.aux == set.aux;
-      if (i < v && x.op == Opcode::GetXmm && same_reg && last_use_[i] > v) ok = false;
-      if (i > v && (same_reg || may_observe_guest_state(x.op))) ok = false;
+      if (same_reg || may_observe_guest_state(x.op)) ok = false;
     }
     if (ok) vec_.hint_guest[v] = static_cast<int8_t>(set.aux);
   }
@@ -60,6 +68,7 @@ void BlockCompiler::analyse_vectors() {
 
 void BlockCompiler::emit_cold_paths() {
   for (auto& p : vec_.cold) {
+    mark_insn(p->guest);
     a_.bind(p->entry);
     p->body(a_, p->resume);
     a_.b(p->resume);
@@ -89,6 +98,7 @@ void VectorLowering::lower(Value v) {
   switch (in.op) {
     case Opcode::GetXmm:
       c_.loc_[v] = Loc{Loc::Vreg, regmap::guest_xmm(in.aux).code, static_cast<int8_t>(in.aux)};
+      c_.vec_.holders[in.aux].push_back(v);
       break;
     case Opcode::SetXmm: lower_set_xmm(v); break;
     case Opcode::VZero: a_.movi(VArr::D2, def(v), 0); break;
@@ -122,6 +132,7 @@ VReg VectorLowering::def(Value v) {
   evacuate_xmm(static_cast<unsigned>(g), v, v);
   VReg r = regmap::guest_xmm(static_cast<unsigned>(g));
   c_.loc_[v] = Loc{Loc::Vreg, r.code, g};
+  c_.vec_.holders[static_cast<unsigned>(g)].push_back(v);
   return r;
 }
 
@@ -134,9 +145,15 @@ VReg VectorLowering::scratch() {
 // Before guest XMM `guest` changes at `at`, values that still need its old
 // contents move to a register of their own.
 void VectorLowering::evacuate_xmm(unsigned guest, Value at, Value keep) {
-  for (Value r = 0; r < at; ++r) {
+  std::vector<Value>& holders = c_.vec_.holders[guest];
+  bool keep_here = false;
+  for (Value r : holders) {
     Loc& l = c_.loc_[r];
-    if (r == keep || c_.rep_[r] != r || l.kind != Loc::Vreg || l.guest != static_cast<int8_t>(guest)) continue;
+    if (l.kind != Loc::Vreg || l.guest != static_cast<int8_t>(guest)) continue;  // moved away since
+    if (r == keep) {
+      keep_here = true;
+      continue;
+    }
     if (c_.last_use_[r] <= at) {
       l.guest = -1;
       l.kind = Loc::None;
@@ -146,10 +163,13 @@ void VectorLowering::evacuate_xmm(unsigned guest, Value at, Value keep) {
     a_.mov(VArr::B16, fresh, VReg{l.reg});
     l = Loc{Loc::Vreg, fresh.code, -1};
   }
+  holders.clear();
+  if (keep_here) holders.push_back(keep);
 }
 
 void VectorLowering::cold(Cond cond, std::function<void(Assembler&, Label&)> body) {
   auto p = std::make_unique<ColdPath>();
+  p->guest = c_.current_rip_;
   a_.b(cond, p->entry);
   a_.bind(p->resume);
   p->body = std::move(body);

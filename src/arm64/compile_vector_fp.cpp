@@ -5,6 +5,8 @@
 //    operands x86 returns the first one (quieted).  The hot path checks the
 //    result for NaN (2-3 instructions); a cold path applies the x86 rule.
 //    FPCR.DN stays 0 so that AArch64 propagates operand NaNs like x86.
+//    BackendConfig::exact_fp_nan = false drops the check (about a quarter
+//    of the instructions of FP-heavy code) and keeps AArch64's NaNs.
 //  - min/max return the second operand when unordered or both zero;
 //  - conversions to integer give the "integer indefinite" (INT_MIN) for
 //    NaN and out-of-range values instead of saturating;
@@ -88,7 +90,8 @@ void VectorLowering::lower_fp_packed(Value v) {
   VReg y = unary ? x : vreg_of(i.args[1]);
   VReg d = def(v);
   // The NaN fix-up needs the operands: compute beside them.
-  VReg r = d == x || d == y ? kVTmp0 : d;
+  const bool exact = c_.cfg_.exact_fp_nan;
+  VReg r = exact && (d == x || d == y) ? kVTmp0 : d;
   switch (op) {
     case VecOp::FAdd: a_.fadd(arr, r, x, y); break;
     case VecOp::FSub: a_.fsub(arr, r, x, y); break;
@@ -106,6 +109,7 @@ void VectorLowering::lower_fp_packed(Value v) {
       a_.fdiv(arr, r, kVTmp1, r);
       break;
   }
+  if (!exact) return;
   if (arr == VArr::S4) a_.fmaxv(kVTmp1, r);
   else a_.fmaxp(FSize::D, kVTmp1, r);
   a_.fcmp(fsize(i.lane), kVTmp1, kVTmp1);
@@ -154,7 +158,7 @@ void VectorLowering::lower_fp_scalar(Value v) {
       a_.fdiv(fs, kVTmp0, kVTmp1, kVTmp0);
       break;
   }
-  if (op != VecOp::FRecipScalar) {
+  if (op != VecOp::FRecipScalar && c_.cfg_.exact_fp_nan) {
     a_.fcmp(fs, kVTmp0, kVTmp0);
     bool unary = is_unary_scalar(op);
     cold(Cond::VS, [x, y, fs, unary](Assembler& a, Label& resume) {

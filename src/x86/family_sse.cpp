@@ -121,7 +121,8 @@ bool mov_full(Ctx& c) {
 // source zeroes the rest; a memory destination gets the low element.
 template <unsigned kLane>
 bool mov_scalar(Ctx& c) {
-  if (!is_xmm(c.op(0)) && !is_xmm(c.op(1))) return string_movsd(c);  // movs dword
+  // movs dword: no visible operands (their slots are not even decoded)
+  if (c.d.info.meta.category == ZYDIS_CATEGORY_STRINGOP) return string_movsd(c);
   if (is_xmm(c.op(0)) && is_xmm(c.op(1))) {
     write_vec(c, 0, c.b.vec(VecOp::InsertLane, Type::V128, kLane, read_vec(c, 0), read_vec(c, 1), 0));
     return true;

@@ -26,7 +26,7 @@ bool un(Ctx& c) {
 // shufps/shufpd/cmpps/cmpss...: the immediate is the third operand.
 template <VecOp kOp, unsigned kLane>
 bool bin_imm(Ctx& c) {
-  if (kOp == VecOp::FCmpScalar && kLane == 3 && !sse::is_xmm(c.op(0))) return string_cmpsd(c);
+  if (c.d.info.meta.category == ZYDIS_CATEGORY_STRINGOP) return string_cmpsd(c);  // cmps dword
   return sse::binary(c, kOp, kLane, c.op(2).imm.value.u & 0xff);
 }
 
@@ -45,6 +45,8 @@ bool comis(Ctx& c) {
     if (flag[i] != ir::kNoValue) c.b.set_flag(bits[i], flag[i]);
   Value zero = c.b.constant(Type::I1, 0);
   for (uint8_t bit : {kOF, kSF, kAF}) put_flag(c, bit, zero);
+  c.flags = FlagSource{FlagSource::FCmp, Type::I1, a, b, ir::kNoValue, static_cast<uint8_t>(kLane),
+                       static_cast<uint16_t>(signaling)};
   return true;
 }
 

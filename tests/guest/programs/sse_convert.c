@@ -150,6 +150,40 @@ static void flush_to_zero(void) {
   _mm_setcsr(saved);
 }
 
+// MXCSR exception flags (IE ZE OE UE PE; DE is left out: AArch64 has no
+// denormal-operand flag) after one operation each, read with stmxcsr.
+#define FLAGS_AFTER(name, expr)                                   \
+  do {                                                            \
+    _mm_setcsr(saved & ~0x3fu);                                   \
+    volatile __typeof__(expr) r_ = (expr);                        \
+    (void)r_;                                                     \
+    printf("  flags %-10s %02x\n", name, _mm_getcsr() & 0x3d);    \
+  } while (0)
+
+static void exception_flags(void) {
+  unsigned saved = _mm_getcsr();
+  volatile double zero = 0.0, one = 1.0, three = 3.0, big = 1e300, tiny = 1e-300, inf = INFINITY, qnan = NAN;
+  volatile float fone = 1.0f, fzero = 0.0f;
+  FLAGS_AFTER("none", one + one);
+  FLAGS_AFTER("inexact", one / three);
+  FLAGS_AFTER("divzero", one / zero);
+  FLAGS_AFTER("fdivzero", fone / fzero);
+  FLAGS_AFTER("invalid", zero / zero);
+  FLAGS_AFTER("inf-inf", inf - inf);
+  FLAGS_AFTER("sqrt-1", sqrt(-one));
+  FLAGS_AFTER("overflow", big * big);
+  FLAGS_AFTER("underflow", tiny * tiny);
+  FLAGS_AFTER("qnan+1", qnan + one);
+  FLAGS_AFTER("qnan<1", qnan < one);
+  FLAGS_AFTER("qnan==1", qnan == one);
+  FLAGS_AFTER("cvt nan", _mm_cvttsd_si32(_mm_set_sd(qnan)));
+  FLAGS_AFTER("cvt big", _mm_cvtsd_si64(_mm_set_sd(big)));
+  FLAGS_AFTER("cvt 1.5", _mm_cvtsd_si32(_mm_set_sd(one * 1.5)));
+  FLAGS_AFTER("cvt 2", _mm_cvtsd_si32(_mm_set_sd(one * 2)));
+  FLAGS_AFTER("sd2ss", (float)(one / three));
+  _mm_setcsr(saved);
+}
+
 int main(void) {
   unsigned saved = _mm_getcsr();
   printf("csr %08x\n", saved);
@@ -165,5 +199,6 @@ int main(void) {
   _mm_setcsr(saved);
   c_casts();
   flush_to_zero();
+  exception_flags();
   return 0;
 }

@@ -152,8 +152,33 @@ static void c_level(void) {
   printf("c: %f %f %f\n", q, -q, p);
 }
 
+// Both operands the same register: the result register is also both inputs.
+#define SELF(insn)                                   \
+  for (int i = 0; i < NF; i++) {                     \
+    __m128 r = fv(i, 0);                             \
+    __asm__(insn " %0, %0" : "+x"(r));               \
+    show_ps(insn, i, i, r);                          \
+  }
+#define SELFD(insn)                                  \
+  for (int i = 0; i < ND; i++) {                     \
+    __m128d r = dv(i);                               \
+    __asm__(insn " %0, %0" : "+x"(r));               \
+    show_pd(insn, i, i, r);                          \
+  }
+
+static void same_register(void) {
+  SELF("addps") SELF("subps") SELF("mulps") SELF("divps") SELF("minps") SELF("maxps") SELF("sqrtps")
+  SELF("addss") SELF("subss") SELF("mulss") SELF("divss") SELF("minss") SELF("maxss") SELF("sqrtss")
+  SELF("unpcklps") SELF("unpckhps") SELF("movhlps") SELF("movlhps") SELF("movss") SELF("andnps")
+  SELFD("addpd") SELFD("subpd") SELFD("mulpd") SELFD("divpd") SELFD("minpd") SELFD("maxpd") SELFD("sqrtpd")
+  SELFD("addsd") SELFD("subsd") SELFD("mulsd") SELFD("divsd") SELFD("minsd") SELFD("maxsd") SELFD("sqrtsd")
+  SELFD("unpcklpd") SELFD("unpckhpd") SELFD("cvtsd2ss") SELFD("cvtpd2ps") SELFD("cvttpd2dq")
+  SELF("cvtss2sd") SELF("cvtps2pd") SELF("cvtps2dq") SELF("cvtdq2ps") SELF("cvtdq2pd")
+}
+
 int main(void) {
   floats();
+  same_register();
   doubles();
   estimates();
   c_level();

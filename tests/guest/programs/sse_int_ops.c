@@ -162,11 +162,28 @@ static void masks(void) {
     }
 }
 
+// Both operands the same register (packuswb x, x; punpcklbw x, x ...).
+#define SELF(insn)                                   \
+  for (int i = 0; i < N_IN; i++) {                   \
+    __m128i r = in[i];                               \
+    __asm__(insn " %0, %0" : "+x"(r));               \
+    show(insn, i, i, r);                             \
+  }
+
+static void same_register(void) {
+  SELF("paddb") SELF("psubw") SELF("paddusb") SELF("psubsw") SELF("pcmpeqb") SELF("pcmpgtd")
+  SELF("pminub") SELF("pmaxsw") SELF("pavgb") SELF("pmullw") SELF("pmulhw") SELF("pmulhuw")
+  SELF("pmuludq") SELF("pmaddwd") SELF("psadbw") SELF("pand") SELF("pandn") SELF("por") SELF("pxor")
+  SELF("punpcklbw") SELF("punpckhwd") SELF("punpckldq") SELF("punpckhqdq") SELF("packsswb")
+  SELF("packssdw") SELF("packuswb") SELF("psllw") SELF("psrld") SELF("psraw") SELF("psubq")
+}
+
 int main(void) {
   init();
   arith();
   permutes();
   shifts();
   masks();
+  same_register();
   return 0;
 }

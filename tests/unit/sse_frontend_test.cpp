@@ -1,0 +1,192 @@
+// Tests of the SSE/SSE2 handlers of src/x86 (family_sse*.cpp): the IR they
+// make for one instruction each, from machine code in a buffer of this
+// process (guest address == host address).  What the IR computes is tested
+// by running guest programs (tests/guest/programs/sse_*.c); here: which
+// vector op, element size, immediate and operand order, the string forms
+// of MOVSD/CMPSD, the alignment check of the aligned moves, zeroing idioms,
+// and refusing the MMX forms.  Encodings checked with `as --64` and
+// `objdump -d -M intel`.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <initializer_list>
+#include <vector>
+
+#include "common/error.h"
+#include "common/guest_state.h"
+#include "ir/ir.h"
+#include "ir/passes.h"
+#include "x86/frontend.h"
+
+namespace phybin::x86 {
+namespace {
+
+using ir::Block;
+using ir::Inst;
+using ir::Opcode;
+using ir::Type;
+using ir::Value;
+using ir::VecOp;
+
+// One instruction followed by int3 (which ends the block untranslated).
+class Insn {
+ public:
+  Insn(std::initializer_list<uint8_t> code) {
+    bytes_.fill(0xcc);
+    std::copy(code.begin(), code.end(), bytes_.begin());
+  }
+  uint64_t addr() const { return reinterpret_cast<uint64_t>(bytes_.data()); }
+  Block translate() const {
+    Hooks hooks;
+    hooks.syscall = [](GuestState*, uint64_t, uint64_t) -> uint64_t { return 0; };
+    return Frontend(hooks).translate(addr(), 1);
+  }
+
+ private:
+  alignas(16) std::array<uint8_t, 64> bytes_;
+};
+
+std::vector<const Inst*> live(const Block& b, Opcode op) {
+  std::vector<const Inst*> out;
+  for (const Inst& in : b.insts)
+    if (!in.dead && in.op == op) out.push_back(&in);
+  return out;
+}
+
+const Inst* only_vec(const Block& b) {
+  std::vector<const Inst*> ops = live(b, Opcode::VBinary), un = live(b, Opcode::VUnary);
+  ops.insert(ops.end(), un.begin(), un.end());
+  EXPECT_EQ(ops.size(), 1u) << ir::print_block(b);
+  return ops.empty() ? nullptr : ops[0];
+}
+
+bool is_get_xmm(const Block& b, Value v, unsigned xmm) {
+  return b.at(v).op == Opcode::GetXmm && b.at(v).aux == xmm;
+}
+
+TEST(SseFrontend, PxorOfItselfIsZero) {
+  Block b = Insn({0x66, 0x0f, 0xef, 0xc0}).translate();  // pxor xmm0, xmm0
+  auto sets = live(b, Opcode::SetXmm);
+  ASSERT_EQ(sets.size(), 1u);
+  EXPECT_EQ(b.at(sets[0]->args[0]).op, Opcode::VZero);
+  EXPECT_TRUE(live(b, Opcode::GetXmm).empty());
+}
+
+TEST(SseFrontend, MovsdAndCmpsdKeepTheirStringForms) {
+  Block rep_movsd = Insn({0xf3, 0xa5}).translate();
+  EXPECT_EQ(live(rep_movsd, Opcode::CallHelper).size(), 1u);
+  Block cmpsd = Insn({0xa7}).translate();
+  EXPECT_EQ(live(cmpsd, Opcode::CallHelper).size(), 1u);
+
+  Block movsd = Insn({0xf2, 0x0f, 0x10, 0xc1}).translate();  // movsd xmm0, xmm1
+  const Inst* m = only_vec(movsd);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(static_cast<VecOp>(m->aux), VecOp::InsertLane);
+  EXPECT_EQ(m->lane, 3);
+  EXPECT_EQ(m->imm, 0u);
+  EXPECT_TRUE(is_get_xmm(movsd, m->args[0], 0));
+  EXPECT_TRUE(is_get_xmm(movsd, m->args[1], 1));
+
+  Block cmpltsd = Insn({0xf2, 0x0f, 0xc2, 0xc1, 0x01}).translate();  // cmpltsd xmm0, xmm1
+  const Inst* c = only_vec(cmpltsd);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(static_cast<VecOp>(c->aux), VecOp::FCmpScalar);
+  EXPECT_EQ(c->lane, 3);
+  EXPECT_EQ(c->imm, 1u);
+}
+
+TEST(SseFrontend, AlignedMovesCheckTheAddress) {
+  Insn movaps({0x0f, 0x28, 0x00});  // movaps xmm0, [rax]
+  Block b = movaps.translate();
+  auto checks = live(b, Opcode::VCheckAlign);
+  auto loads = live(b, Opcode::VLoad);
+  ASSERT_EQ(checks.size(), 1u);
+  ASSERT_EQ(loads.size(), 1u);
+  EXPECT_EQ(checks[0]->imm, movaps.addr());  // the fault reports this instruction
+  EXPECT_EQ(checks[0]->args[0], loads[0]->args[0]);
+  EXPECT_LT(checks[0], loads[0]);
+  EXPECT_EQ(loads[0]->imm, 16u);
+
+  Block store = Insn({0x66, 0x0f, 0x7f, 0x50, 0x10}).translate();  // movdqa [rax+16], xmm2
+  EXPECT_EQ(live(store, Opcode::VCheckAlign).size(), 1u);
+  EXPECT_EQ(live(store, Opcode::VStore).size(), 1u);
+
+  Block movups = Insn({0x0f, 0x10, 0x00}).translate();  // movups xmm0, [rax]
+  EXPECT_TRUE(live(movups, Opcode::VCheckAlign).empty());
+  EXPECT_EQ(live(movups, Opcode::VLoad).size(), 1u);
+}
+
+TEST(SseFrontend, PandnComplementsTheDestination) {
+  Block b = Insn({0x66, 0x0f, 0xdf, 0xc1}).translate();  // pandn xmm0, xmm1: ~xmm0 & xmm1
+  const Inst* v = only_vec(b);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(static_cast<VecOp>(v->aux), VecOp::AndNot);  // a & ~b
+  EXPECT_TRUE(is_get_xmm(b, v->args[0], 1));
+  EXPECT_TRUE(is_get_xmm(b, v->args[1], 0));
+}
+
+TEST(SseFrontend, GprMovesAndInserts) {
+  Block pinsrw = Insn({0x66, 0x0f, 0xc4, 0xc8, 0x03}).translate();  // pinsrw xmm1, eax, 3
+  const Inst* p = only_vec(pinsrw);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(static_cast<VecOp>(p->aux), VecOp::InsertGpr);
+  EXPECT_EQ(p->lane, 1);
+  EXPECT_EQ(p->imm, 3u);
+  EXPECT_EQ(pinsrw.at(p->args[1]).type, Type::I16);
+
+  Block movd = Insn({0x66, 0x0f, 0x7e, 0xc0}).translate();  // movd eax, xmm0
+  const Inst* e = only_vec(movd);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(static_cast<VecOp>(e->aux), VecOp::Extract);
+  EXPECT_EQ(e->type, Type::I32);
+
+  Block movq = Insn({0x66, 0x48, 0x0f, 0x6e, 0xc0}).translate();  // movq xmm0, rax
+  const Inst* f = only_vec(movq);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(static_cast<VecOp>(f->aux), VecOp::FromGpr);
+  EXPECT_EQ(movq.at(f->args[0]).type, Type::I64);
+}
+
+TEST(SseFrontend, ConversionsToIntegerNameWidthAndRounding) {
+  Block t = Insn({0xf2, 0x0f, 0x2c, 0xc0}).translate();  // cvttsd2si eax, xmm0
+  const Inst* a = only_vec(t);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(static_cast<VecOp>(a->aux), VecOp::CvtFToInt);
+  EXPECT_EQ(a->type, Type::I32);
+  EXPECT_EQ(a->lane, 3);
+  EXPECT_EQ(a->imm, 1u);  // truncates
+  Block r = Insn({0xf2, 0x48, 0x0f, 0x2d, 0xc0}).translate();  // cvtsd2si rax, xmm0
+  const Inst* b = only_vec(r);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->type, Type::I64);
+  EXPECT_EQ(b->imm, 0u);  // rounds by MXCSR
+}
+
+TEST(SseFrontend, UcomisdSetsZfPfCfAndClearsTheOthers) {
+  Block b = Insn({0x66, 0x0f, 0x2e, 0xc1}).translate();  // ucomisd xmm0, xmm1
+  unsigned compares = 0;
+  for (const Inst* v : live(b, Opcode::VBinary))
+    if (static_cast<VecOp>(v->aux) == VecOp::FCmpFlag) {
+      ++compares;
+      EXPECT_EQ(v->imm & 0x100, 0u);  // quiet compare
+    }
+  EXPECT_EQ(compares, 3u);
+  std::vector<uint8_t> flags;
+  for (const Inst* s : live(b, Opcode::SetFlag)) flags.push_back(s->aux);
+  std::sort(flags.begin(), flags.end());
+  EXPECT_EQ(flags, (std::vector<uint8_t>{kCF, kPF, kAF, kZF, kSF, kOF}));
+}
+
+TEST(SseFrontend, MmxFormsAreNotTranslated) {
+  Insn pxor_mm({0x0f, 0xef, 0xc1});  // pxor mm0, mm1
+  try {
+    pxor_mm.translate();
+    FAIL() << "pxor mm0, mm1 translated";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::PHYBIN_ERR_ILLEGAL_INSTR);
+  }
+}
+
+}  // namespace
+}  // namespace phybin::x86
