@@ -2,7 +2,7 @@
 // out of an operation on two NaNs (x86: the first source), the default
 // NaN's sign, minsd/maxsd idioms with NaN and signed zeros, unordered
 // compares, exception flags (fetestexcept), denormals with MXCSR's FTZ and
-// DAZ bits set separately, and float sums the compiler may vectorise.
+// DAZ bits set together, and float sums the compiler may vectorise.
 #include <fenv.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -81,9 +81,10 @@ int main(void) {
   // Denormals: FTZ flushes results, DAZ treats denormal inputs as zero.
   volatile double tiny = 1e-310, small = 1e-300;
   unsigned csr = _mm_getcsr();
-  const char *names[] = {"none", "FTZ", "DAZ", "FTZ+DAZ"};
-  const unsigned bits[] = {0, 0x8000, 0x0040, 0x8040};
-  for (int k = 0; k < 4; k++) {
+  // FTZ and DAZ one at a time are in fp_ftz_daz_split.c.
+  const char *names[] = {"none", "FTZ+DAZ"};
+  const unsigned bits[] = {0, 0x8040};
+  for (int k = 0; k < 2; k++) {
     _mm_setcsr((csr & ~0x8040u) | bits[k]);
     double a = tiny * 2.0, b = small / 1e10, c = tiny + 0.0, d = tiny * 1e10;
     volatile float ft = 1e-40f;
