@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
     hooks.syscall = &fake_helper;
     hooks.raise_signal = &fake_raise;
     x86::Frontend frontend(hooks);
-    std::vector<uint32_t> buffer(4u << 20);
+    std::vector<uint32_t> buffer(1u << 20);
     arm64::Assembler stub_asm(buffer.data(), 1024);
     arm64::BackendConfig config;
     config.stubs = arm64::emit_stubs(stub_asm);

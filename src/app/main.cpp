@@ -16,6 +16,7 @@
 #include "elf/loader.h"
 #include "linux/syscalls.h"
 #include "runtime/runtime.h"
+#include "runtime/signals.h"
 #include "x86/helpers.h"
 
 extern char** environ;
@@ -61,6 +62,8 @@ void before_exit(int) {
   process.guest_exe_path = absolute_path(path);
   process.initial_brk = image.brk_start;
   process.before_exit = &before_exit;
+  process.invalidate_code = &runtime::invalidate_guest_code;
+  process.host_signal_handler = &runtime::host_signal_handler;
   sys::init_process(process);
 
   static GuestState state;
@@ -69,6 +72,7 @@ void before_exit(int) {
   state.rflags = 0x202;
   state.mxcsr = 0x1f80;
   state.fcw = 0x37f;
+  state.ftw = 0xffff;  // x87 stack empty, as after fninit
 
   runtime::RuntimeOptions options;
   options.cache_bytes = settings.cache_bytes;

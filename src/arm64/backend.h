@@ -25,6 +25,19 @@ struct Stubs {
   // Where blocks go when they leave: x17 = guest target, x16 = address of
   // the branch to patch for linking (0 when not linkable).
   const uint32_t* exit = nullptr;
+  // leave(GuestState*) abandons translated code (and any C++ helper it
+  // called) and returns from enter(): guest state must already be in memory.
+  // Used to divert the guest to a signal handler from a helper or a fault.
+  void (*leave)(GuestState*) = nullptr;
+};
+
+// Where the code of one guest instruction begins in a compiled block:
+// offset in 32-bit words from the block's first word, and the instruction's
+// guest address.  An instruction that produced no code shares the offset
+// of the next one and is left out.
+struct InsnMark {
+  uint32_t host_offset;
+  uint64_t guest;
 };
 
 struct BackendConfig {
@@ -32,6 +45,10 @@ struct BackendConfig {
   void (*raise_signal)(GuestState*, int) = nullptr;
   HostFeatures host;
   uint64_t lookup_mask = 0;  // indirect-branch table entries - 1
+  // SSE arithmetic gives x86's NaNs (negative default NaN, first operand's
+  // NaN first): 2-3 more instructions per FP operation; without it the
+  // default NaN is AArch64's positive one (compile_vector_fp.cpp).
+  bool exact_fp_nan = true;
 };
 
 // Thrown when a block needs more registers than the allocator has; the
@@ -45,6 +62,9 @@ Stubs emit_stubs(Assembler& a);
 
 // Emits `block` at the assembler's cursor.  Returns false when the
 // assembler ran out of space (the caller flushes the cache and retries).
-bool compile_block(const ir::Block& block, Assembler& a, const BackendConfig& config);
+// When `marks` is given, it receives the block's instruction marks in
+// increasing offset order (from the IR's insn_start marks).
+bool compile_block(const ir::Block& block, Assembler& a, const BackendConfig& config,
+                   std::vector<InsnMark>* marks = nullptr);
 
 }  // namespace phybin::arm64

@@ -66,6 +66,8 @@ Stubs emit_stubs(Assembler& a) {
   a.str(Size::X, kTmp1, mem(kState, kOffRip));
   a.str(Size::X, kTmp0, mem(kState, kOffExitLink));
   emit_save_guest(a);
+  Label to_host;
+  a.bind(to_host);
   a.ldr(Size::X, kTmp0, mem(kState, kOffHostSp));
   a.mov_sp(sp, kTmp0);
   a.ldp(Size::X, x19, x20, mem(sp, 16));
@@ -79,6 +81,12 @@ Stubs emit_stubs(Assembler& a) {
   a.ldp(FSize::D, v14, v15, mem(sp, 144));
   a.ldp(Size::X, x29, x30, mem_post(sp, 160));
   a.ret();
+
+  // leave(GuestState* x0): the guest state is in memory already; drop
+  // whatever ran since enter() (translated code, helpers, their frames).
+  stubs.leave = reinterpret_cast<void (*)(GuestState*)>(a.cursor());
+  a.mov(Size::X, kState, x0);
+  a.b(to_host);
   return stubs;
 }
 
@@ -94,6 +102,10 @@ void BlockCompiler::lower_call(Value v) {
   const Inst& in = b_.at(v);
   evacuate_all_guest(v);
   preserve_caller_saved(v);
+  // The helper may raise a guest signal (a divide error) or deliver one (a
+  // system call): the frame needs the address of this instruction.
+  a_.mov_imm(Size::X, kTmp0, current_rip_);
+  a_.str(Size::X, kTmp0, mem(kState, kOffRip));
   // Arguments go through the temporaries: they may sit in x1/x2 themselves.
   if (in.args[0] != ir::kNoValue) a_.mov(Size::X, kTmp0, use(in.args[0], kTmp0));
   if (in.args[1] != ir::kNoValue) a_.mov(Size::X, kTmp1, use(in.args[1], kTmp1));

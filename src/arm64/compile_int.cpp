@@ -1,5 +1,6 @@
 // Lowering of the integer, flag, state and memory IR opcodes.
 #include <cstddef>
+#include <utility>
 
 #include "arm64/compiler.h"
 
@@ -138,6 +139,7 @@ void BlockCompiler::lower_arith(Value v) {
       default: break;
     }
   }
+  if (!is_const(x) && folded_[x]) std::swap(x, y);  // a commutative op with the shift first
   Reg a = use(x, kTmp0);
   Shift sh;
   unsigned amount;

@@ -71,6 +71,18 @@ bool is_memory_op(Opcode op) {
   return op == Opcode::Load || op == Opcode::Store || op == Opcode::VLoad || op == Opcode::VStore;
 }
 
+// Instructions whose code may fault and so hand the guest registers to a
+// signal handler in the middle of a block.
+bool may_fault(Opcode op) {
+  switch (op) {
+    case Opcode::Load: case Opcode::Store: case Opcode::VLoad: case Opcode::VStore: case Opcode::VCheckAlign:
+      return true;
+    default: return false;
+  }
+}
+
+bool commutes(Opcode op) { return op == Opcode::Add || op == Opcode::And || op == Opcode::Or || op == Opcode::Xor; }
+
 // Offsets any access size can use as [base, #imm] (scaled or unscaled).
 bool foldable_offset(uint64_t imm) {
   auto s = static_cast<int64_t>(imm);
@@ -142,11 +154,17 @@ void BlockCompiler::fold_operands() {
     }
     switch (in.op) {
       case Opcode::Add: case Opcode::Sub: case Opcode::And: case Opcode::Or: case Opcode::Xor:
-      case Opcode::AndNot:
-        if ((in.type == Type::I64 || in.type == Type::I32) && !is_const(in.args[0]) && is_const_shift(in.args[1]) &&
-            uses[in.args[1]] == 1 && b_.at(in.args[1]).type == in.type)
+      case Opcode::AndNot: {
+        if (in.type != Type::I64 && in.type != Type::I32) break;
+        auto foldable = [&](Value v) { return is_const_shift(v) && uses[v] == 1 && b_.at(v).type == in.type; };
+        if (!is_const(in.args[0]) && foldable(in.args[1])) {
           folded_[in.args[1]] = true;
+        } else if (commutes(in.op) && !is_const(in.args[1]) && foldable(in.args[0])) {
+          // The shifted operand must be the second: lowering swaps them.
+          folded_[in.args[0]] = true;
+        }
         break;
+      }
       default: break;
     }
   }
@@ -262,6 +280,8 @@ bool BlockCompiler::hint_allowed(Value def) const {
 // that register's old contents: every value that holds the register (a
 // GetReg, or an earlier such result) is dead by then, and no GetReg, SetReg
 // or call of that register lies between the computation and the SetReg.
+// Nor a load or store: one that faults must find the register unchanged
+// (the value may be the load itself, which writes only when it succeeds).
 void BlockCompiler::find_destination_hints() {
   hint_guest_.assign(n_, -1);
   std::array<Value, 16> last_touch;    // last GetReg/SetReg of the register
@@ -273,7 +293,7 @@ void BlockCompiler::find_destination_hints() {
   for (Value j = 0; j < n_; ++j) {
     const Inst& in = b_.at(j);
     if (in.dead) continue;
-    if (opcode_is_call(in.op) || in.op == Opcode::Trap) last_barrier = j;
+    if (opcode_is_call(in.op) || in.op == Opcode::Trap || may_fault(in.op)) last_barrier = j;
     if (in.op == Opcode::GetReg) {
       last_touch[in.aux] = j;
       holders_live[in.aux] = std::max(holders_live[in.aux], last_use_[rep_[j]]);
@@ -282,8 +302,9 @@ void BlockCompiler::find_destination_hints() {
     if (in.op != Opcode::SetReg) continue;
     unsigned g = in.aux;
     Value v = is_const(in.args[0]) ? in.args[0] : rep_[in.args[0]];
-    if (!is_const(v) && hint_guest_[v] < 0 && hint_allowed(v) && before(last_touch[g], v) &&
-        before(last_barrier, v) && holders_live[g] <= v) {
+    bool no_barrier = before(last_barrier, v) || (last_barrier == v && may_fault(b_.at(v).op));
+    if (!is_const(v) && hint_guest_[v] < 0 && hint_allowed(v) && before(last_touch[g], v) && no_barrier &&
+        holders_live[g] <= v) {
       hint_guest_[v] = static_cast<int8_t>(g);
       holders_live[g] = std::max(holders_live[g], last_use_[rep_[v]]);
     }
@@ -410,9 +431,13 @@ void BlockCompiler::preserve_caller_saved(Value at) {
 }
 
 void BlockCompiler::compile() {
+  block_begin_ = a_.cursor();
+  current_rip_ = b_.guest_start;
   analyse();
   for (Value v = 0; v < n_; ++v) {
-    if (b_.at(v).dead || folded_[v]) continue;
+    const Inst& in = b_.at(v);
+    if (in.insn_start) mark_insn(b_.guest_start + in.guest_offset);
+    if (in.dead || folded_[v]) continue;
     lower(v);
     release_dead_args(v);
   }
@@ -420,8 +445,11 @@ void BlockCompiler::compile() {
   emit_cold_paths();
 }
 
-bool compile_block(const ir::Block& block, Assembler& a, const BackendConfig& config) {
+bool compile_block(const ir::Block& block, Assembler& a, const BackendConfig& config,
+                   std::vector<InsnMark>* marks) {
+  if (marks) marks->clear();
   BlockCompiler compiler(block, a, config);
+  compiler.set_marks(marks);
   compiler.compile();
   return !a.overflowed();
 }

@@ -26,11 +26,13 @@ struct Loc {
 struct ColdPath {
   Label entry, resume;
   std::function<void(Assembler&, Label& resume)> body;
+  uint64_t guest = 0;  // address of the guest instruction it belongs to
 };
 
 // What the vector lowering keeps for the whole block (compile_vector*.cpp).
 struct VectorState {
   std::vector<int8_t> hint_guest;  // vector result goes straight into this guest XMM
+  std::array<std::vector<ir::Value>, 16> holders;  // values living in each guest XMM register
   std::vector<std::unique_ptr<ColdPath>> cold;
   // Shared by the block's misaligned-access traps: x16 = guest RIP.
   Label segv_stub;
@@ -48,6 +50,7 @@ class BlockCompiler {
   BlockCompiler(const BlockCompiler&) = delete;
   BlockCompiler& operator=(const BlockCompiler&) = delete;
   void compile();
+  void set_marks(std::vector<InsnMark>* marks) { marks_ = marks; }
 
  private:
   // ---- analysis (compiler.cpp)
@@ -95,6 +98,16 @@ class BlockCompiler {
   // ---- calls and exits (compile_exit.cpp)
   void lower_call(ir::Value v);
   void lower_trap(ir::Value v);
+  // A guest instruction's code starts here.
+  void mark_insn(uint64_t guest) {
+    current_rip_ = guest;
+    if (!marks_) return;
+    auto offset = static_cast<uint32_t>(a_.cursor() - block_begin_);
+    // The previous instruction produced no code: the fault lookup picks
+    // the last mark at or before an offset, so it would never be found.
+    if (!marks_->empty() && marks_->back().host_offset == offset) marks_->back().guest = guest;
+    else marks_->push_back(InsnMark{offset, guest});
+  }
   void save_guest_state();
   void load_guest_state();
   void call_host(uint64_t fn);
@@ -124,6 +137,10 @@ class BlockCompiler {
   ir::Value fused_cond_ = ir::kNoValue;  // ICmp consumed directly by the exit branch
   Cond fused_arm_cond_ = Cond::AL;
   VectorState vec_;
+  // Fault lookup: where each guest instruction's code starts (may be null).
+  std::vector<InsnMark>* marks_ = nullptr;
+  const uint32_t* block_begin_ = nullptr;
+  uint64_t current_rip_ = 0;  // guest address of the instruction being lowered
 };
 
 Size size_of(ir::Type t);

@@ -38,11 +38,13 @@ struct alignas(16) GuestState {
   uint64_t pad1;                // 168
   Vec128 xmm[16];               // 176 .. 432
 
-  // x87 / MMX, kept in memory; all x87 work is done in helpers.
+  // x87 / MMX, kept in memory; all x87 work is done in helpers
+  // (src/x86/x87_state.h).  fsw holds TOP in bits 11-13, mirrored in
+  // x87_top; ftw is the full tag word (3 = empty, 0 = in use).
   uint8_t st[8][16];            // 432: 80-bit values, physical registers
   uint16_t fcw, fsw, ftw, fop;  // 560
   uint32_t x87_top;             // 568
-  uint32_t pad2;
+  uint32_t x87_fip;             // 572: low 32 bits of the last x87 instruction's address
 
   // Runtime-owned fields used by translated code.
   uint64_t exit_target;         // 576: guest RIP the block wants to go to

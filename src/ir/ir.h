@@ -54,6 +54,15 @@ struct Inst {
   Value args[3] = {kNoValue, kNoValue, kNoValue};
   uint64_t imm = 0;
   bool dead = false;  // removed by a pass; kept in place so indices stay valid
+  // The first IR instruction of a guest instruction, which starts at
+  // Block::guest_start + guest_offset; the guest code from there on may
+  // read the RFLAGS bits in flags_live_in.  The backend maps host code back
+  // to guest instructions with these (for faults), and a fault must find
+  // those flags in place.  Kept in the instruction, not in a table of its
+  // own: no allocation, no extra IR for passes.
+  bool insn_start = false;
+  uint16_t guest_offset = 0;
+  uint16_t flags_live_in = 0;
 };
 
 enum class ExitKind : uint8_t {

@@ -89,27 +89,40 @@ void forward_state(Block& block) {
 
 void eliminate_dead_flags(Block& block) {
   uint64_t live = block.exit.live_flags;
+  bool may_fault = false;  // in the guest instruction being walked
   for (size_t i = block.insts.size(); i-- > 0;) {
     Inst& in = block.insts[i];
-    if (in.dead) continue;
-    switch (in.op) {
-      case Opcode::SetFlag:
-        if (!(live & kFlagMask(static_cast<FlagBit>(in.aux)))) in.dead = true;
-        live &= ~kFlagMask(static_cast<FlagBit>(in.aux));
-        break;
-      case Opcode::GetFlag: live |= kFlagMask(static_cast<FlagBit>(in.aux)); break;
-      case Opcode::SetFlags: live &= ~(kArithFlags | kFlagMask(kDF)); break;
-      case Opcode::GetFlags:
-      case Opcode::CallHelper:
-      case Opcode::Trap: live = ~uint64_t{0}; break;
-      default: break;
+    if (!in.dead) {
+      switch (in.op) {
+        case Opcode::SetFlag:
+          if (!(live & kFlagMask(static_cast<FlagBit>(in.aux)))) in.dead = true;
+          live &= ~kFlagMask(static_cast<FlagBit>(in.aux));
+          break;
+        case Opcode::GetFlag: live |= kFlagMask(static_cast<FlagBit>(in.aux)); break;
+        case Opcode::SetFlags: live &= ~(kArithFlags | kFlagMask(kDF)); break;
+        case Opcode::GetFlags:
+        case Opcode::CallHelper:
+        case Opcode::Trap: live = ~uint64_t{0}; break;
+        case Opcode::Load: case Opcode::Store: case Opcode::VLoad: case Opcode::VStore:
+        case Opcode::VCheckAlign: may_fault = true; break;
+        default: break;
+      }
+    }
+    // A guest handler that returns from a fault runs the instruction
+    // again: the flags the code from there on reads must be in RFLAGS
+    // (the IR may have handed them to a later reader as values).
+    if (in.insn_start) {
+      if (may_fault) live |= in.flags_live_in;
+      may_fault = false;
     }
   }
 }
 
 void eliminate_dead_register_writes(Block& block) {
   // Walking backwards: a SetReg is dead when the same register is written
-  // again before anything reads it.  Calls and traps read all of them.
+  // again before anything reads it.  Calls and traps read all of them, and
+  // so do memory accesses: one may fault, and the guest's signal handler
+  // must then see every register as it was before the faulting instruction.
   uint32_t overwritten = 0;  // bit per guest GPR
   for (size_t i = block.insts.size(); i-- > 0;) {
     Inst& in = block.insts[i];
@@ -121,7 +134,12 @@ void eliminate_dead_register_writes(Block& block) {
         break;
       case Opcode::GetReg: overwritten &= ~(1u << in.aux); break;
       case Opcode::CallHelper:
-      case Opcode::Trap: overwritten = 0; break;
+      case Opcode::Trap:
+      case Opcode::Load:
+      case Opcode::Store:
+      case Opcode::VLoad:
+      case Opcode::VStore:
+      case Opcode::VCheckAlign: overwritten = 0; break;
       default: break;
     }
   }

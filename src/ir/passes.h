@@ -12,12 +12,14 @@ namespace phybin::ir {
 void forward_state(Block& block);
 
 // Removes SetFlag whose flag is written again, or not live at the exit,
-// before anything reads it.
+// before anything reads it.  Before a guest instruction that may fault (a
+// load or store), the flags the guest code may read from there on count
+// as read: a handler that returns runs that instruction again.
 void eliminate_dead_flags(Block& block);
 
-// Removes SetReg whose register is written again before anything reads it.
-// (A fault between the two writes sees the older value: guest signal
-// handlers cannot rely on registers at a fault inside a block.)
+// Removes SetReg whose register is written again before anything reads it
+// and before any instruction that may fault (a load or store: the guest's
+// signal handler sees the registers at the fault, so they must be exact).
 void eliminate_dead_register_writes(Block& block);
 
 // (x + c1) + c2 -> x + (c1 + c2) for 64-bit adds and subtracts.

@@ -1,7 +1,9 @@
 // Signal system calls.  Signal numbers and sigset bits are the same on
-// x86-64 and AArch64.  Guest handlers are recorded but not delivered yet
-// (the runtime will build x86-64 signal frames); SIG_DFL and SIG_IGN take
-// effect on the host at once.
+// x86-64 and AArch64.  The guest's dispositions are recorded here; a guest
+// handler gets the runtime's host handler (ProcessConfig::host_signal_handler),
+// which queues the signal for delivery with an x86-64 frame; SIG_DFL and
+// SIG_IGN take effect on the host at once.  rt_sigreturn belongs to the
+// runtime (it redirects the guest), not to this table.
 #include <csignal>
 
 #include "common/log.h"
@@ -13,14 +15,16 @@ namespace {
 // The kernel's struct sigaction has this layout on AArch64 too.
 using HostKernelSigaction = X86KernelSigaction;
 
-// Faults in translated code arrive as the synchronous signals, whose host
-// handlers belong to the runtime; 32 and 33 are the host libc's own
-// (thread cancellation, setxid).  For these the guest's choice is only
-// recorded.
-bool runtime_owns_signal(int sig) {
-  return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP ||
-         sig == 32 || sig == 33;
-}
+constexpr uint64_t bit(int sig) { return uint64_t{1} << (sig - 1); }
+
+// Faults in translated code and writes to protected code pages arrive as
+// SIGSEGV and SIGBUS, whose host handlers belong to the runtime; 32 and 33
+// are the host libc's own (thread cancellation, setxid).  For these the
+// guest's choice is only recorded.
+bool runtime_owns_signal(int sig) { return sig == SIGSEGV || sig == SIGBUS || sig == 32 || sig == 33; }
+
+// Signals the guest may block only in its own view.
+constexpr uint64_t kNeverBlockedOnHost = bit(SIGSEGV) | bit(SIGBUS);
 
 bool is_default_or_ignore(uint64_t handler) {
   return handler == kX86SigDfl || handler == kX86SigIgn;
@@ -35,6 +39,19 @@ int64_t apply_on_host(int sig, const X86KernelSigaction& guest) {
   return host_syscall(SYS_rt_sigaction, sig, &host, nullptr, kX86SigsetSize);
 }
 
+// A guest handler: the runtime's host handler catches the signal.  No
+// SA_RESTART on the host: a blocking call must return (EINTR) so that the
+// guest handler runs; the runtime restarts the call when the guest asked
+// for SA_RESTART.  Every signal is blocked while the host handler runs.
+int64_t install_host_handler(int sig) {
+  ProcessInfo& p = process();
+  HostKernelSigaction host{};
+  host.handler = reinterpret_cast<uint64_t>(p.config.host_signal_handler);
+  host.flags = SA_SIGINFO | SA_ONSTACK;
+  host.mask = ~uint64_t{0};
+  return host_syscall(SYS_rt_sigaction, sig, &host, nullptr, kX86SigsetSize);
+}
+
 void warn_handler_not_delivered(int sig) {
   static OnceSet warned;
   if (warned.first(0)) {
@@ -42,6 +59,16 @@ void warn_handler_not_delivered(int sig) {
          "phybin: warning: the guest installed a handler for signal %d; guest signal handlers "
          "are not delivered yet (the signal keeps its host disposition)", sig);
   }
+}
+
+int64_t apply_guest_action(int sig, const X86KernelSigaction& act) {
+  if (runtime_owns_signal(sig)) return 0;
+  if (is_default_or_ignore(act.handler)) return apply_on_host(sig, act);
+  if (process().config.host_signal_handler == nullptr) {
+    warn_handler_not_delivered(sig);
+    return 0;
+  }
+  return install_host_handler(sig);
 }
 
 int64_t sys_rt_sigaction(const SyscallArgs& s) {
@@ -55,17 +82,32 @@ int64_t sys_rt_sigaction(const SyscallArgs& s) {
   const X86KernelSigaction old = p.signal_actions[sig];
   if (s.a[1] != 0) {
     const X86KernelSigaction act = *guest_ptr<const X86KernelSigaction>(s.a[1]);
-    if (is_default_or_ignore(act.handler)) {
-      if (!runtime_owns_signal(sig)) {
-        const int64_t r = apply_on_host(sig, act);
-        if (r < 0) return r;
-      }
-    } else {
-      warn_handler_not_delivered(sig);
-    }
+    const int64_t r = apply_guest_action(sig, act);
+    if (r < 0) return r;
     p.signal_actions[sig] = act;
   }
   if (s.a[2] != 0) *guest_ptr<X86KernelSigaction>(s.a[2]) = old;
+  return 0;
+}
+
+int64_t sys_rt_sigprocmask(const SyscallArgs& s) {
+  if (s.a[3] != kX86SigsetSize) return -EINVAL;
+  if ((s.a[1] != 0 && unmapped_guest_ptr(s.a[1])) || (s.a[2] != 0 && unmapped_guest_ptr(s.a[2]))) {
+    return -EFAULT;
+  }
+  const uint64_t old = guest_signal_mask();
+  if (s.a[1] != 0) {
+    const uint64_t set = *guest_ptr<const uint64_t>(s.a[1]);
+    uint64_t next;
+    switch (s.a[0]) {
+      case SIG_BLOCK: next = old | set; break;
+      case SIG_UNBLOCK: next = old & ~set; break;
+      case SIG_SETMASK: next = set; break;
+      default: return -EINVAL;
+    }
+    set_guest_signal_mask(next);
+  }
+  if (s.a[2] != 0) *guest_ptr<uint64_t>(s.a[2]) = old;
   return 0;
 }
 
@@ -95,6 +137,25 @@ int64_t sys_sigaltstack(const SyscallArgs& s) {
 
 }  // namespace
 
+uint64_t guest_signal_mask() {
+  uint64_t host = 0;
+  host_syscall(SYS_rt_sigprocmask, SIG_BLOCK, nullptr, &host, kX86SigsetSize);
+  return (host & ~kNeverBlockedOnHost) | process().blocked_runtime_signals;
+}
+
+void set_guest_signal_mask(uint64_t mask) {
+  mask &= ~(bit(SIGKILL) | bit(SIGSTOP));
+  process().blocked_runtime_signals = mask & kNeverBlockedOnHost;
+  const uint64_t host = mask & ~kNeverBlockedOnHost;
+  host_syscall(SYS_rt_sigprocmask, SIG_SETMASK, &host, nullptr, kX86SigsetSize);
+}
+
+void reset_guest_signal_action(int sig) {
+  X86KernelSigaction& act = process().signal_actions[sig];
+  act = X86KernelSigaction{};
+  if (!runtime_owns_signal(sig)) apply_on_host(sig, act);
+}
+
 void init_guest_signals(ProcessInfo& info) {
   for (int sig = 1; sig <= kX86NumSignals; ++sig) {
     HostKernelSigaction host{};
@@ -109,8 +170,12 @@ void init_guest_signals(ProcessInfo& info) {
 
 void register_signal_syscalls(SyscallTable& t) {
   t.add(X86_NR_rt_sigaction, sys_rt_sigaction);
-  t.pass(X86_NR_rt_sigprocmask, SYS_rt_sigprocmask);
+  t.add(X86_NR_rt_sigprocmask, sys_rt_sigprocmask);
   t.pass(X86_NR_rt_sigpending, SYS_rt_sigpending);
+  t.pass(X86_NR_rt_sigsuspend, SYS_rt_sigsuspend);
+  t.pass(X86_NR_rt_sigtimedwait, SYS_rt_sigtimedwait);
+  t.pass(X86_NR_rt_sigqueueinfo, SYS_rt_sigqueueinfo);
+  t.pass(X86_NR_rt_tgsigqueueinfo, SYS_rt_tgsigqueueinfo);
   t.add(X86_NR_sigaltstack, sys_sigaltstack);
   t.pass(X86_NR_kill, SYS_kill);
   t.pass(X86_NR_tkill, SYS_tkill);

@@ -4,6 +4,7 @@
 // encodings.  Guest memory is host memory at the same addresses.
 #pragma once
 
+#include <csignal>
 #include <cstdint>
 #include <string>
 
@@ -27,6 +28,10 @@ struct ProcessConfig {
   // Called by exit/exit_group just before the process ends (profiles,
   // perf maps); the status is the guest's exit status.
   void (*before_exit)(int status) = nullptr;
+  // The runtime's host handler for signals the guest handles: installed on
+  // the host when the guest installs a handler (rt_sigaction).  Without it
+  // guest handlers are only recorded.
+  void (*host_signal_handler)(int sig, siginfo_t* info, void* ucontext) = nullptr;
 };
 
 // The guest process as the Linux layer keeps it.  One per process; the
@@ -48,9 +53,12 @@ struct ProcessInfo {
   uint64_t robust_list_len = 0;
 
   // The guest's view of its signal dispositions ([0] unused) and its
-  // alternate signal stack.  Guest handlers are recorded, not delivered yet.
+  // alternate signal stack.  The runtime delivers to guest handlers.
   X86KernelSigaction signal_actions[kX86NumSignals + 1] = {};
   X86StackT alt_stack = {0, kX86SsDisable, 0, 0};
+  // SIGSEGV and SIGBUS stay unblocked on the host (the runtime needs them
+  // for its own faults): the guest's blocking of them is kept here.
+  uint64_t blocked_runtime_signals = 0;
 };
 
 // Sets up the process state; call once, before the first system call.
@@ -64,5 +72,14 @@ void handle_syscall(GuestState& st);
 
 // The x86-64 name of system call `number` ("read"), or nullptr.
 const char* x86_syscall_name(uint64_t number);
+
+// The guest's blocked-signal mask (bit sig-1), and setting it: the host's
+// mask, except that SIGSEGV and SIGBUS are never blocked on the host.
+uint64_t guest_signal_mask();
+void set_guest_signal_mask(uint64_t mask);
+
+// Resets the guest's disposition of `sig` to SIG_DFL, on the host too
+// (SA_RESETHAND after a delivery).
+void reset_guest_signal_action(int sig);
 
 }  // namespace phybin::sys

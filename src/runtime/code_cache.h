@@ -26,6 +26,8 @@ class CodeCache {
   size_t used_bytes() const { return static_cast<size_t>(free_ - blocks_begin_) * 4; }
   size_t capacity_bytes() const { return static_cast<size_t>(end_ - blocks_begin_) * 4; }
   unsigned flush_count() const { return flushes_; }
+  // True for addresses of the stubs and of translated blocks.
+  bool contains(const void* p) const { return p >= base_ && p < end_; }
 
   static void sync_icache(const void* begin, const void* end);
 

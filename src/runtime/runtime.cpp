@@ -5,12 +5,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string>
+
+#include <unistd.h>
 
 #include "common/error.h"
 #include "common/log.h"
 #include "ir/passes.h"
 #include "linux/syscalls.h"
+#include "runtime/host_disasm.h"
 #include "runtime/signals.h"
 #include "x86/helpers.h"
 
@@ -18,17 +22,23 @@ namespace phybin::runtime {
 
 namespace {
 
-constexpr size_t kLookupEntries = 1u << 16;
 Runtime* g_runtime = nullptr;
 
-uint64_t syscall_entry(GuestState* s, uint64_t, uint64_t) {
-  sys::handle_syscall(*s);
-  return 0;
+uint64_t host_page_size() {
+  const long page = sysconf(_SC_PAGESIZE);
+  return page > 0 ? static_cast<uint64_t>(page) : 4096;
+}
+
+LookupEntry* new_lookup_table() {
+  // Zero-filled pages: an empty entry {0, nullptr} sends a guest jump to
+  // address 0 to host address 0, which faults (the fault handler makes it
+  // the guest's SIGSEGV at 0, as natively).
+  return static_cast<LookupEntry*>(std::calloc(kLookupEntries, sizeof(LookupEntry)));
 }
 
 x86::Hooks make_hooks() {
   x86::Hooks hooks;
-  hooks.syscall = &syscall_entry;
+  hooks.syscall = &Runtime::syscall_entry;
   hooks.raise_signal = &raise_guest_signal;
   return hooks;
 }
@@ -38,14 +48,17 @@ x86::Hooks make_hooks() {
 Runtime* Runtime::current() { return g_runtime; }
 
 Runtime::Runtime(const RuntimeOptions& options)
-    : options_(options), cache_(options.cache_bytes), frontend_(make_hooks(), x86::FrontendOptions{options.strict_flags}) {
+    : options_(options),
+      cache_(options.cache_bytes),
+      frontend_(make_hooks(), x86::FrontendOptions{options.strict_flags}),
+      blocks_(host_page_size()),
+      protect_(host_page_size()) {
   x86::set_helper_hooks(make_hooks());
   backend_.stubs = cache_.stubs();
   backend_.raise_signal = &raise_guest_signal;
   backend_.lookup_mask = kLookupEntries - 1;
-  // Zero-filled pages: an empty entry {0, nullptr} sends a guest jump to
-  // address 0 to host address 0, which faults just as the jump does natively.
-  lookup_.reset(static_cast<LookupEntry*>(std::calloc(kLookupEntries, sizeof(LookupEntry))));
+  lookup_.reset(new_lookup_table());
+  empty_lookup_.reset(new_lookup_table());
   g_runtime = this;
 }
 
@@ -56,32 +69,65 @@ void Runtime::flush() {
   logf(LogLevel::Info, "phybin: code cache flushed (%u so far)", cache_.flush_count());
 }
 
-void Runtime::link(uint32_t* site, const void* target) {
-  if (arm64::Assembler::patch_b(site, target)) CodeCache::sync_icache(site, site + 1);
+void Runtime::link(uint32_t* site, BlockTable::Index target) {
+  if (arm64::Assembler::patch_b(site, blocks_.at(target).host)) {
+    CodeCache::sync_icache(site, site + 1);
+    blocks_.add_link(site, target);
+  }
 }
 
-const void* Runtime::lookup_or_translate(uint64_t pc) {
-  auto it = blocks_.find(pc);
-  if (it != blocks_.end()) return it->second;
-  return translate(pc);
+BlockTable::Index Runtime::lookup_or_translate(uint64_t pc) {
+  BlockTable::Index b = blocks_.find_guest(pc);
+  return b != BlockTable::kNone ? b : translate(pc);
 }
 
-const void* Runtime::emit_block(const ir::Block& block) {
+const uint32_t* Runtime::emit_block(const ir::Block& block) {
   arm64::Assembler a(cache_.free_begin(), cache_.free_words());
-  if (!arm64::compile_block(block, a, backend_)) return nullptr;
-  const void* code = cache_.free_begin();
+  if (!arm64::compile_block(block, a, backend_, &marks_)) return nullptr;
+  const uint32_t* code = cache_.free_begin();
   log_block(block, code, a.size_words());
   cache_.commit(a.cursor());
   return code;
 }
 
-const void* Runtime::translate(uint64_t pc) {
+// The pages the translation read (the block and the code looked at
+// beyond it) are write-protected if the guest may write them, and the
+// block is dropped when they change.
+void Runtime::protect_and_register(BlockTable::Index index, const ir::Block& block) {
+  const uint64_t size = protect_.page_size();
+  uint64_t pages[16];
+  size_t n = 0;
+  auto add = [&](uint64_t begin, uint64_t end) {
+    for (uint64_t p = begin & ~(size - 1); p < end; p += size) {
+      bool known = false;
+      for (size_t i = 0; i < n && !known; ++i) known = pages[i] == p;
+      if (known) continue;
+      if (n == std::size(pages)) {  // never in practice: register what we have
+        for (size_t i = 0; i < n; ++i) blocks_.depends_on_page(index, pages[i]);
+        n = 0;
+      }
+      pages[n++] = p;
+      protect_.prepare_page(p);
+    }
+  };
+  add(block.guest_start, block.guest_end);
+  for (const auto& [begin, end] : frontend_.lookahead()) add(begin, end);
+  for (size_t i = 0; i < n; ++i) blocks_.depends_on_page(index, pages[i]);
+}
+
+BlockTable::Index Runtime::translate(uint64_t pc) {
+  if (forget_code_pending_) {
+    frontend_.forget_code();
+    forget_code_pending_ = false;
+  }
+  // Code the guest cannot read is code it cannot run: SIGSEGV, as natively.
+  if (!protect_.prepare_page(pc & ~(protect_.page_size() - 1))) return BlockTable::kNone;
   unsigned max_insns = options_.max_block_insns;
   for (;;) {
     ir::Block block = frontend_.translate(pc, max_insns);
     ir::optimize(block);
     try {
-      const void* code = emit_block(block);
+      const uint32_t* code = emit_block(block);
       if (!code) {
         // Cache full: start over with an empty cache.
         flush();
@@ -90,11 +136,13 @@ const void* Runtime::translate(uint64_t pc) {
           throw Error(ErrorCode::PHYBIN_ERR_USAGE,
                       "PHYBIN_CACHE_SIZE is too small to hold a single block; raise it");
       }
-      blocks_[pc] = code;
+      const auto words = static_cast<uint32_t>(cache_.free_begin() - code);
+      BlockTable::Index index = blocks_.add(block.guest_start, block.guest_end, code, words, marks_);
+      protect_and_register(index, block);
       lookup_[pc & (kLookupEntries - 1)] = LookupEntry{pc, code};
       ++blocks_translated_;
       guest_insns_translated_ += block.guest_insns;
-      return code;
+      return index;
     } catch (const arm64::BlockTooComplex&) {
       if (block.guest_insns <= 1)
         throw Error(ErrorCode::PHYBIN_ERR_INTERNAL, "cannot allocate registers for the instruction at " +
@@ -113,27 +161,43 @@ void Runtime::log_stats() const {
 void Runtime::log_block(const ir::Block& block, const void* code, size_t words) const {
   if (!log_enabled(LogLevel::Debug)) return;
   std::string text = "phybin: block " + std::to_string(blocks_translated_) + "\n" +
-                     frontend_.disassemble(block.guest_start, block.guest_end) + ir::print_block(block);
-  char line[64];
-  const auto* w = static_cast<const uint32_t*>(code);
-  for (size_t i = 0; i < words; ++i) {
-    std::snprintf(line, sizeof line, "  %p: %08x\n", static_cast<const void*>(w + i), w[i]);
-    text += line;
-  }
+                     frontend_.disassemble(block.guest_start, block.guest_end) + ir::print_block(block) +
+                     disassemble_host(static_cast<const uint32_t*>(code), words);
   log_line(LogLevel::Debug, text);
 }
 
 void Runtime::run(GuestState& state) {
-  state.lookup_table = reinterpret_cast<uint64_t>(lookup_.get());
+  state_ = &state;
+  install_fault_handlers();
   state.lookup_mask = kLookupEntries - 1;
   state.exit_link = 0;
+  GuestThreadFlags& flags = thread_flags();
+  unsigned generation = cache_.flush_count();  // of the code the last exit left
   for (;;) {
-    unsigned flushes = cache_.flush_count();
-    const void* code = lookup_or_translate(state.rip);
+    flags.busy = 1;
+    auto* site = reinterpret_cast<uint32_t*>(state.exit_link);
+    state.exit_link = 0;
+    if (deferred_count_ || deferred_overflow_) run_deferred_invalidations();
+    // A handler now runs instead of the exit's target: nothing to link.
+    if (signals_pending() && deliver_pending_signals(state)) site = nullptr;
+    BlockTable::Index block = lookup_or_translate(state.rip);
+    if (block == BlockTable::kNone) {
+      raise_exec_fault(state);
+      continue;
+    }
     // Link the exit we came from, unless a flush threw its code away.
-    if (state.exit_link && cache_.flush_count() == flushes)
-      link(reinterpret_cast<uint32_t*>(state.exit_link), code);
-    cache_.stubs().enter(&state, code);
+    if (site && cache_.flush_count() == generation) link(site, block);
+    state.lookup_table = reinterpret_cast<uint64_t>(lookup_.get());
+    generation = cache_.flush_count();
+    flags.busy = 0;
+    flags.in_guest = 1;
+    // A signal that came while busy: its handler saw no code to stop.
+    if (!signals_pending()) cache_.stubs().enter(&state, blocks_.at(block).host);
+    // Back from a block exit, or from leave() out of anywhere (a system
+    // call delivering a signal, a fault).
+    flags.in_guest = 0;
+    flags.in_syscall = 0;
+    set_temporary_mask_syscall(false);
   }
 }
 

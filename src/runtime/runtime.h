@@ -2,6 +2,7 @@
 // dispatcher loop of the guest thread, and links blocks to each other.
 #pragma once
 
+#include <csignal>
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
@@ -9,7 +10,9 @@
 #include <vector>
 
 #include "arm64/backend.h"
+#include "runtime/block_table.h"
 #include "runtime/code_cache.h"
+#include "runtime/code_protect.h"
 #include "x86/frontend.h"
 
 namespace phybin::runtime {
@@ -24,6 +27,7 @@ struct LookupEntry {
   uint64_t guest;
   const void* host;
 };
+inline constexpr size_t kLookupEntries = 1u << 16;  // the indirect-branch table
 
 class Runtime {
  public:
@@ -31,31 +35,74 @@ class Runtime {
   // Runs the guest from state.rip; returns only if the guest thread ends
   // without exiting the process (never for now: exit_group exits).
   void run(GuestState& state);
-  // Drops every translation (code cache full, or guest code changed).
+  // Drops every translation (code cache full).
   void flush();
 
   static Runtime* current();
   // One line of translation statistics for PHYBIN_LOG_LEVEL >= 2.
   void log_stats() const;
 
+  // ---- for signals and guest code changes (runtime_events.cpp)
+  GuestState* guest_state() const { return state_; }
+  const arm64::Stubs& stubs() const { return cache_.stubs(); }
+  // The guest instruction whose translated code holds host address `pc`.
+  // False outside translated blocks.  Safe in a signal handler.
+  bool guest_pc_of(const void* pc, uint64_t& guest) const;
+  bool in_code_cache(const void* pc) const { return cache_.contains(pc); }
+  // SIGSEGV handler: a write at `address`.  True when it hit a guest code
+  // page phybin protected: the page is writable again and its translations
+  // are dropped (now, or at the next dispatch when the tables are busy).
+  bool handle_code_write(uint64_t address);
+  // Async signal handler: makes the translated code running at host `pc`
+  // come back to the dispatcher at its next block exit.
+  void force_exit(const void* pc);
+  // ProcessConfig::invalidate_code: guest memory [start, start + length)
+  // was unmapped, remapped or changed protection.
+  void invalidate(uint64_t start, uint64_t length);
+  // The guest's `syscall` (CallHelper hook): the Linux layer's call, plus
+  // rt_sigreturn and signal delivery at system calls.
+  static uint64_t syscall_entry(GuestState* s, uint64_t, uint64_t);
+
  private:
-  const void* lookup_or_translate(uint64_t pc);
-  const void* translate(uint64_t pc);
-  const void* emit_block(const ir::Block& block);
-  void link(uint32_t* site, const void* target);
+  // kNone when guest code at pc is not mapped (the guest then gets SIGSEGV).
+  BlockTable::Index lookup_or_translate(uint64_t pc);
+  BlockTable::Index translate(uint64_t pc);
+  const uint32_t* emit_block(const ir::Block& block);
+  void link(uint32_t* site, BlockTable::Index target);
   void log_block(const ir::Block& block, const void* code, size_t words) const;
+  void protect_and_register(BlockTable::Index index, const ir::Block& block);
+  // Drops the translations made from guest bytes in [begin, end).
+  void drop_code(uint64_t begin, uint64_t end);
+  void run_deferred_invalidations();
+  void system_call(GuestState& st);
 
   RuntimeOptions options_;
   CodeCache cache_;
   x86::Frontend frontend_;
   arm64::BackendConfig backend_;
-  std::unordered_map<uint64_t, const void*> blocks_;
+  BlockTable blocks_;
+  CodeProtect protect_;
+  std::vector<arm64::InsnMark> marks_;  // scratch of emit_block
   struct FreeDeleter {
     void operator()(LookupEntry* p) const { std::free(p); }
   };
   std::unique_ptr<LookupEntry[], FreeDeleter> lookup_;
+  // All misses: translated code looks here after force_exit(), so every
+  // indirect branch comes back to the dispatcher.
+  std::unique_ptr<LookupEntry[], FreeDeleter> empty_lookup_;
+  GuestState* state_ = nullptr;
+  // Code pages written while the tables were busy (fault in the
+  // dispatcher's own work): dropped at the next dispatch.
+  static constexpr size_t kMaxDeferred = 64;
+  uint64_t deferred_pages_[kMaxDeferred] = {};
+  volatile sig_atomic_t deferred_count_ = 0;
+  volatile sig_atomic_t deferred_overflow_ = 0;
+  bool forget_code_pending_ = false;  // frontend caches hold changed code
   uint64_t blocks_translated_ = 0;
   uint64_t guest_insns_translated_ = 0;
 };
+
+// ProcessConfig::invalidate_code for the current runtime.
+void invalidate_guest_code(uint64_t start, uint64_t length);
 
 }  // namespace phybin::runtime

@@ -1,24 +1,294 @@
+// Signal delivery to the guest: the pending queue, frames at safe points,
+// rt_sigreturn, and the synchronous signals of traps and helpers.  The
+// host-side handlers are in host_signals.cpp.
 #include "runtime/signals.h"
 
-#include <csignal>
-#include <cstdio>
-#include <cstdlib>
+#include <setjmp.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
 #include "common/log.h"
+#include "linux/signal_frame.h"
+#include "linux/syscalls.h"
+#include "runtime/runtime.h"
+#include "runtime/signals_internal.h"
+#include "x86/sse.h"
 
 namespace phybin::runtime {
 
-void raise_guest_signal(GuestState* state, int sig) {
-  logf(LogLevel::Info, "phybin: guest signal %d at %#llx", sig, static_cast<unsigned long long>(state->rip));
+using sys::GuestSignal;
+using sys::X86SigInfo;
+
+namespace {
+
+PendingSignals g_pending;
+volatile sig_atomic_t g_temporary_mask = 0;
+sigjmp_buf* volatile g_copy_guard = nullptr;
+
+constexpr uint64_t bit(int sig) { return uint64_t{1} << (sig - 1); }
+
+// si_code values of the x86-64 kernel's traps.
+constexpr int kSiKernel = 0x80, kFpeIntdiv = 1, kIllIllopn = 2, kSegvMaperr = 1;
+
+bool is_real_handler(uint64_t handler) { return handler != sys::kX86SigDfl && handler != sys::kX86SigIgn; }
+
+bool ignored_by_default(int sig) { return sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH; }
+
+void update_pending_flag() {
+  g_guest_thread_flags.pending = 0;
+  if (__atomic_load_n(&g_pending.async, __ATOMIC_SEQ_CST) != 0 || g_pending.sync) g_guest_thread_flags.pending = 1;
+}
+
+// Copies to or from guest memory that may not be mapped; false when it is
+// not (the SIGSEGV handler jumps back here).
+bool guarded_copy(void* dst, const void* src, size_t n) {
+  sigjmp_buf jb;
+  if (sigsetjmp(jb, 1) != 0) {
+    g_copy_guard = nullptr;
+    return false;
+  }
+  g_copy_guard = &jb;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  std::memcpy(dst, src, n);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  g_copy_guard = nullptr;
+  return true;
+}
+
+// What the CPU reports for the traps raise_guest_signal() stands for.
+GuestSignal trap_signal(int sig, uint64_t rip) {
+  GuestSignal g;
+  g.sig = sig;
+  g.info.si_signo = sig;
+  switch (sig) {
+    case SIGFPE:  // #DE
+      g.info.si_code = kFpeIntdiv;
+      g.info.fields[0] = rip;
+      g.trapno = sys::kX86TrapDivide;
+      break;
+    case SIGILL:  // #UD
+      g.info.si_code = kIllIllopn;
+      g.info.fields[0] = rip;
+      g.trapno = sys::kX86TrapInvalidOp;
+      break;
+    case SIGTRAP:  // #BP
+      g.info.si_code = kSiKernel;
+      g.trapno = sys::kX86TrapBreakpoint;
+      break;
+    default:  // SIGSEGV of #GP: hlt, misaligned SSE operand
+      g.info.si_code = kSiKernel;
+      g.trapno = sys::kX86TrapGeneralProtection;
+      break;
+  }
+  return g;
+}
+
+// A stop signal stops us (the host disposition is the guest's SIG_DFL);
+// any other default action ends the process.
+void take_default_action(int sig) {
+  if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
+    syscall(SYS_tgkill, getpid(), gettid(), sig);
+    return;
+  }
+  die_of_signal(sig);
+}
+
+// The kernel starts a handler with the floating-point state reset.
+void reset_fpu_for_handler(GuestState& st) {
+  x86::sse::helper_ldmxcsr(&st, 0x1f80, 0);
+  st.fcw = 0x37f;
+  st.fsw = 0;
+  st.ftw = 0xffff;
+  st.x87_top = 0;
+}
+
+// Builds the frame of one signal and points the guest at the handler.
+// False when the signal has no handler to run (ignored, default ignore).
+bool deliver_one(GuestState& st, const GuestSignal& g, bool sync) {
+  sys::ProcessInfo& p = sys::process();
+  const sys::X86KernelSigaction act = p.signal_actions[g.sig];
+  const uint64_t mask = sys::guest_signal_mask();
+  if (act.handler == sys::kX86SigIgn) {
+    if (sync) die_of_signal(g.sig);  // a fault cannot be ignored
+    return false;
+  }
+  if (act.handler == sys::kX86SigDfl) {
+    if (sync || !ignored_by_default(g.sig)) take_default_action(g.sig);
+    return false;
+  }
+  if (sync && (mask & bit(g.sig))) die_of_signal(g.sig);  // a blocked fault kills
+  // x86-64 frames need SA_RESTORER (the kernel gives SIGSEGV without it).
+  if (!(act.flags & sys::kX86SaRestorer)) die_of_signal(SIGSEGV);
+  const uint64_t rsp = st.gpr[RSP];
+  const sys::FramePlacement where = sys::place_signal_frame(rsp, act.flags, p.alt_stack);
+  sys::X86RtSigFrame frame;
+  sys::fill_signal_frame(frame, st, g, act.restorer, mask, sys::saved_alt_stack(p.alt_stack, rsp), where.fxsave);
+  alignas(16) uint8_t fx[sys::kX86FxsaveBytes] = {};
+  x86::sse::helper_fxsave(&st, reinterpret_cast<uint64_t>(fx), 0);
+  if (!guarded_copy(reinterpret_cast<void*>(where.fxsave), fx, sizeof fx) ||
+      !guarded_copy(reinterpret_cast<void*>(where.frame), &frame, sizeof frame)) {
+    logf(LogLevel::Info, "phybin: cannot write the frame of signal %d below %#llx", g.sig,
+         static_cast<unsigned long long>(where.frame));
+    die_of_signal(SIGSEGV);
+  }
+  if (where.on_alt_stack && (p.alt_stack.ss_flags & sys::kX86SsAutodisarm))
+    p.alt_stack = sys::X86StackT{0, sys::kX86SsDisable, 0, 0};
+  logf(LogLevel::Debug, "phybin: signal %d delivered at %#llx to handler %#llx", g.sig,
+       static_cast<unsigned long long>(st.rip), static_cast<unsigned long long>(act.handler));
+  sys::enter_signal_handler(st, where, g.sig, act.handler);
+  reset_fpu_for_handler(st);
+  sys::set_guest_signal_mask(mask | act.mask | ((act.flags & sys::kX86SaNodefer) ? 0 : bit(g.sig)));
+  if (act.flags & sys::kX86SaResethand) sys::reset_guest_signal_action(g.sig);
+  return true;
+}
+
+// Pending asynchronous signals the guest may take now: those its mask
+// lets through, and those caught while a call's temporary mask did.
+uint64_t ready_signals(uint64_t async, uint64_t mask) { return async & (~mask | g_pending.through_temporary_mask); }
+
+void take_async(int sig) {
+  __atomic_fetch_and(&g_pending.async, ~bit(sig), __ATOMIC_SEQ_CST);
+  g_pending.through_temporary_mask &= ~bit(sig);
+}
+
+// Signals caught while not blocked but blocked by the time of delivery
+// (another handler's sa_mask, the guest blocking them) go back to the host
+// kernel, which keeps them until the guest unblocks them.  SIGSEGV and
+// SIGBUS are never blocked on the host: they wait here.
+void requeue_blocked(uint64_t blocked) {
+  blocked &= ~(bit(SIGSEGV) | bit(SIGBUS));
+  while (blocked) {
+    const int sig = __builtin_ctzll(blocked) + 1;
+    blocked &= blocked - 1;
+    X86SigInfo info = g_pending.info[sig];
+    take_async(sig);
+    syscall(SYS_rt_tgsigqueueinfo, getpid(), gettid(), sig, &info);
+  }
+}
+
+}  // namespace
+
+PendingSignals& pending_signals() { return g_pending; }
+sigjmp_buf* copy_guard() { return g_copy_guard; }
+bool temporary_mask_active() { return g_temporary_mask != 0; }
+
+void set_temporary_mask_syscall(bool on) { g_temporary_mask = on; }
+
+void queue_sync_signal(const GuestSignal& g) {
+  g_pending.sync_signal = g;
+  g_pending.sync = true;
+  g_guest_thread_flags.pending = 1;
+}
+
+void record_async_signal(int sig, const void* host_info) {
+  std::memcpy(&g_pending.info[sig], host_info, sizeof(X86SigInfo));
+  if (g_temporary_mask) g_pending.through_temporary_mask |= bit(sig);
+  __atomic_fetch_or(&g_pending.async, bit(sig), __ATOMIC_SEQ_CST);
+  g_guest_thread_flags.pending = 1;
+}
+
+bool deliver_pending_signals(GuestState& st) {
+  bool started = false;
+  if (g_pending.sync) {
+    const GuestSignal g = g_pending.sync_signal;
+    g_pending.sync = false;
+    started = deliver_one(st, g, true);
+  }
+  // Lowest number first, as the kernel; each delivery changes the mask.
+  for (;;) {
+    const uint64_t async = __atomic_load_n(&g_pending.async, __ATOMIC_SEQ_CST);
+    if (!async) break;
+    const uint64_t mask = sys::guest_signal_mask();
+    const uint64_t ready = ready_signals(async, mask);
+    requeue_blocked(async & ~ready);
+    if (!ready) break;
+    const int sig = __builtin_ctzll(ready) + 1;
+    GuestSignal g;
+    g.sig = sig;
+    g.info = g_pending.info[sig];
+    take_async(sig);
+    started |= deliver_one(st, g, false);
+  }
+  update_pending_flag();
+  return started;
+}
+
+uint64_t first_pending_signal_flags() {
+  int sig = 0;
+  if (g_pending.sync) {
+    sig = g_pending.sync_signal.sig;
+  } else {
+    const uint64_t ready = ready_signals(__atomic_load_n(&g_pending.async, __ATOMIC_SEQ_CST), sys::guest_signal_mask());
+    if (ready) sig = __builtin_ctzll(ready) + 1;
+  }
+  if (!sig) return 0;
+  const sys::X86KernelSigaction& act = sys::process().signal_actions[sig];
+  return is_real_handler(act.handler) ? act.flags : 0;
+}
+
+void sigreturn(GuestState& st) {
+  const uint64_t at = sys::sigreturn_frame_address(st);
+  sys::X86RtSigFrame frame;
+  if (!guarded_copy(&frame, reinterpret_cast<const void*>(at), sizeof frame)) die_of_signal(SIGSEGV);
+  sys::restore_signal_context(st, frame.uc);
+  if (frame.uc.uc_mcontext.fpstate != 0) {
+    alignas(16) uint8_t fx[sys::kX86FxsaveBytes];
+    if (!guarded_copy(fx, reinterpret_cast<const void*>(frame.uc.uc_mcontext.fpstate), sizeof fx))
+      die_of_signal(SIGSEGV);
+    x86::sse::helper_fxrstor(&st, reinterpret_cast<uint64_t>(fx), 0);
+  }
+  sys::set_guest_signal_mask(frame.uc.uc_sigmask);
+  // As the kernel's restore_altstack(): ignored while running on it.
+  sys::ProcessInfo& p = sys::process();
+  const sys::X86StackT& saved = frame.uc.uc_stack;
+  if (!sys::on_alt_stack(p.alt_stack, st.gpr[RSP])) {
+    if (saved.ss_flags & sys::kX86SsDisable) p.alt_stack = sys::X86StackT{0, sys::kX86SsDisable, 0, 0};
+    else if (saved.ss_size >= sys::kX86MinSigStkSz)
+      p.alt_stack = sys::X86StackT{saved.ss_sp, saved.ss_flags & sys::kX86SsAutodisarm, 0, saved.ss_size};
+  }
+}
+
+void raise_guest_signal(GuestState* state, int signal) {
+  logf(LogLevel::Info, "phybin: guest signal %d at %#llx", signal, static_cast<unsigned long long>(state->rip));
+  Runtime* rt = Runtime::current();
+  if (!rt) die_of_signal(signal);
+  queue_sync_signal(trap_signal(signal, state->rip));
+  state->exit_link = 0;
+  rt->stubs().leave(state);
+  __builtin_unreachable();
+}
+
+void raise_exec_fault(GuestState& st) {
+  GuestSignal g;
+  g.sig = SIGSEGV;
+  g.info.si_signo = SIGSEGV;
+  g.info.si_code = kSegvMaperr;
+  g.info.fields[0] = st.rip;
+  g.trapno = sys::kX86TrapPageFault;
+  g.err = sys::kX86PfUser | sys::kX86PfFetch;
+  g.cr2 = st.rip;
+  logf(LogLevel::Info, "phybin: guest jumped to %#llx, which holds no readable code",
+       static_cast<unsigned long long>(st.rip));
+  queue_sync_signal(g);
+}
+
+void die_of_signal(int sig) {
+  logf(LogLevel::Info, "phybin: guest killed by signal %d", sig);
   std::fflush(stderr);
-  std::signal(sig, SIG_DFL);
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigaction(sig, &dfl, nullptr);
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, sig);
   sigprocmask(SIG_UNBLOCK, &set, nullptr);
-  raise(sig);
-  // A signal the host ignores by default (none of ours) must still end us.
+  syscall(SYS_tgkill, getpid(), gettid(), sig);
+  // A signal whose default action is not to end the process must still end it.
   _exit(128 + sig);
 }
 

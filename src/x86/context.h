@@ -26,9 +26,12 @@ struct Hooks {
 // following jcc/setcc/cmovcc can compare its operands directly instead of
 // rebuilding the condition from individual flags.
 struct FlagSource {
-  enum Kind : uint8_t { None, Sub, Logic, Add, IncDec } kind = None;
+  // FCmp: comis/ucomis of vectors a and b (lane, signaling in `fcmp_imm`).
+  enum Kind : uint8_t { None, Sub, Logic, Add, IncDec, FCmp } kind = None;
   ir::Type type = ir::Type::I64;
   ir::Value a = ir::kNoValue, b = ir::kNoValue, result = ir::kNoValue;
+  uint8_t lane = 0;
+  uint16_t fcmp_imm = 0;
 };
 
 struct Ctx {

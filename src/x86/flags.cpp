@@ -151,6 +151,9 @@ Value fused_condition(Ctx& c, unsigned cc) {
       if (f.kind == FlagSource::Add && (cc == 2 || cc == 3))
         return c.b.icmp(cc == 2 ? Cond::ULT : Cond::UGE, f.result, f.a);
       return ir::kNoValue;
+    case FlagSource::FCmp:
+      // One FCMP and a condition read from NZCV, instead of three flags.
+      return c.b.vec(ir::VecOp::FCmpCond, Type::I1, f.lane, f.a, f.b, cc | f.fcmp_imm);
     case FlagSource::None: return ir::kNoValue;
   }
   return ir::kNoValue;

@@ -46,6 +46,7 @@ bool Frontend::translate_one(ir::Builder& b, const DecodedInsn& insn, uint64_t l
     flags = saved;
     return false;
   }
+
   // An instruction that writes flags without recording itself as the flag
   // source invalidates fusion with an earlier one.
   bool writes_flags = insn.info.cpu_flags &&
@@ -75,6 +76,7 @@ bool is_direct(const ZydisDecodedInstruction& insn) { return insn.raw.imm[0].is_
 // are read after it, so handlers only compute flags somebody reads.
 ir::Block Frontend::translate(uint64_t rip, unsigned max_insns) const {
   max_insns = std::min(max_insns, kMaxBlockInsns);
+  lookahead_.clear();
   ir::Block block;
   block.guest_start = rip;
   block.insts.reserve(max_insns * 16);
@@ -109,21 +111,30 @@ ir::Block Frontend::translate(uint64_t rip, unsigned max_insns) const {
   }
   const DecodedInsn* insns = insns_begin;
   // Flags live after each instruction, from the exit backwards.
-  uint64_t live_after[kMaxBlockInsns];
+  uint64_t live_after[kMaxBlockInsns], live_before[kMaxBlockInsns];
   uint64_t live = exit_liveness(insns[count - 1], pc);
   for (size_t i = count; i-- > 0;) {
     live_after[i] = live;
     live = (live & ~flags_killed(insns[i].info)) | flags_tested(insns[i].info);
+    live_before[i] = live;
   }
   live_in_[rip] = live;
   FlagSource flags;
   bool ends = false;
   for (size_t i = 0; i < count && !ends; ++i) {
+    const size_t first = block.insts.size();
     if (!translate_one(b, insns[i], live_after[i] | kFlagMask(kDF), flags, ends)) {
       if (i == 0) report_untranslatable(insns[i], guest_code(insns[i].address));
       break;
     }
     ++block.guest_insns;
+    // Where this instruction's IR begins: lets a fault be mapped back to it.
+    if (block.insts.size() > first) {
+      ir::Inst& start = block.insts[first];
+      start.insn_start = true;
+      start.guest_offset = static_cast<uint16_t>(insns[i].address - rip);
+      start.flags_live_in = static_cast<uint16_t>(live_before[i] & kAllArith);
+    }
   }
   const DecodedInsn& last = insns[block.guest_insns - 1];
   block.guest_end = last.address + last.info.length;
@@ -134,7 +145,7 @@ ir::Block Frontend::translate(uint64_t rip, unsigned max_insns) const {
 
 // Flags read after the block's last instruction `last`, which ends at `next`.
 uint64_t Frontend::exit_liveness(const DecodedInsn& last, uint64_t next) const {
-  constexpr int kBudget = 16;
+  constexpr int kBudget = 40;  // SSE runs touch no flags: look past them
   const ZydisDecodedInstruction& info = last.info;
   switch (info.mnemonic) {
     case ZYDIS_MNEMONIC_UD0: case ZYDIS_MNEMONIC_UD1: case ZYDIS_MNEMONIC_UD2: case ZYDIS_MNEMONIC_INT3:
@@ -180,29 +191,45 @@ const Frontend::PeekInfo* Frontend::peek(uint64_t pc) const {
 
 uint64_t Frontend::flags_read_after(uint64_t rip, int budget) const {
   auto known = live_in_.find(rip);
-  if (known != live_in_.end()) return known->second;
+  if (known != live_in_.end()) {
+    note_lookahead(rip, rip + 1);  // a block start: its translation is registered there
+    return known->second;
+  }
   uint64_t live = 0, written = 0;
   uint64_t pc = rip;
+  uint64_t run = rip;  // start of the straight run of code being read (for lookahead())
+  bool call_or_ret = false;
   while ((written & kAllArith) != kAllArith) {
     if (--budget < 0) break;
     const PeekInfo* insn = peek(pc);
     if (!insn) break;
     live |= insn->tested & ~written;
     written |= insn->killed;
-    if (insn->kind == PeekInfo::CallOrRet) return live;
+    if (insn->kind == PeekInfo::CallOrRet) {
+      call_or_ret = true;
+      pc += insn->length - 1;  // the scan read up to the end of the call
+      break;
+    }
     if (insn->kind == PeekInfo::Unknown) break;
     if (insn->kind == PeekInfo::Jump) {
-      pc = insn->target;
+      note_lookahead(run, pc + insn->length);
+      pc = run = insn->target;
       continue;
     }
     if (insn->kind == PeekInfo::Branch) {
+      note_lookahead(run, pc + insn->length);
+      run = pc + insn->length;
       live |= flags_read_after(insn->target, budget / 2) & ~written;
       budget /= 2;
     }
     pc += insn->length;
   }
+  note_lookahead(run, pc + 1);  // up to (the first byte of) what stopped the scan
+  if (call_or_ret) return live;
   return (live | (kAllArith & ~written)) & kAllArith;
 }
+
+void Frontend::new_lookahead_range(uint64_t begin, uint64_t end) const { lookahead_.emplace_back(begin, end); }
 
 void Frontend::report_untranslatable(const DecodedInsn& insn, const uint8_t* code) const {
   char where[64];

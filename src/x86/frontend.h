@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "ir/ir.h"
@@ -42,6 +43,10 @@ class Frontend {
     live_in_.clear();
     peek_cache_.clear();
   }
+  // Guest code outside the block that the last translate() looked at (to
+  // decide which flags are dead at the exits), as [begin, end) ranges: the
+  // translation depends on it as much as on the block's own bytes.
+  const std::vector<std::pair<uint64_t, uint64_t>>& lookahead() const { return lookahead_; }
 
  private:
   bool translate_one(ir::Builder& b, const DecodedInsn& insn, uint64_t live_flags, FlagSource& flags,
@@ -56,6 +61,14 @@ class Frontend {
   };
   const PeekInfo* peek(uint64_t pc) const;
   [[noreturn]] void report_untranslatable(const DecodedInsn& insn, const uint8_t* code) const;
+  void note_lookahead(uint64_t begin, uint64_t end) const {
+    if (!lookahead_.empty() && lookahead_.back().first <= begin && begin <= lookahead_.back().second) {
+      if (end > lookahead_.back().second) lookahead_.back().second = end;
+      return;
+    }
+    new_lookahead_range(begin, end);
+  }
+  void new_lookahead_range(uint64_t begin, uint64_t end) const;
 
   Decoder decoder_;
   HandlerTable handlers_;
@@ -68,6 +81,7 @@ class Frontend {
   // saves decoding ahead when another block jumps there.
   mutable std::unordered_map<uint64_t, uint64_t> live_in_;
   mutable std::unordered_map<uint64_t, PeekInfo> peek_cache_;
+  mutable std::vector<std::pair<uint64_t, uint64_t>> lookahead_;
 };
 
 }  // namespace phybin::x86

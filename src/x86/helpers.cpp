@@ -56,6 +56,8 @@ void write_acc(GuestState* s, uint64_t v, unsigned size) {
 
 void set_helper_hooks(const Hooks& hooks) { g_hooks = hooks; }
 
+void helper_raise_signal(GuestState* s, int signal) { g_hooks.raise_signal(s, signal); }
+
 uint64_t helper_string(GuestState* s, uint64_t op, uint64_t) {
   auto kind = static_cast<StringOp::Kind>(op & 0xff);
   auto rep = static_cast<StringOp::RepKind>((op >> 8) & 0xff);

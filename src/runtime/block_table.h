@@ -1,0 +1,119 @@
+// What the runtime knows about each translated block: its guest range, its
+// host code, where each guest instruction's code starts (so a fault can be
+// traced back to the instruction), the guest pages it was made from (so a
+// change to them drops it), and the exits of other blocks linked straight
+// to it (so dropping it can unlink them).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+#include "arm64/backend.h"
+
+namespace phybin::runtime {
+
+struct BlockInfo {
+  uint64_t guest_start = 0;
+  uint64_t guest_end = 0;  // address after the last instruction
+  const uint32_t* host = nullptr;
+  uint32_t host_words = 0;
+  uint32_t marks_begin = 0;  // in BlockTable's mark array
+  uint32_t marks_count = 0;
+  bool valid = true;  // false once its guest code changed
+};
+
+class BlockTable {
+ public:
+  using Index = uint32_t;
+  static constexpr Index kNone = ~Index{0};
+
+  explicit BlockTable(uint64_t page_size);
+
+  // Records a block just emitted into the code cache: blocks arrive in
+  // increasing host address order until clear().  The caller then names
+  // the guest pages the translation was made from (depends_on_page).
+  Index add(uint64_t guest_start, uint64_t guest_end, const uint32_t* host, uint32_t words,
+            const std::vector<arm64::InsnMark>& marks);
+  // The block's translation depends on the guest bytes of `page`.
+  void depends_on_page(Index block, uint64_t page);
+
+  Index find_guest(uint64_t pc) const;
+  const BlockInfo& at(Index block) const { return blocks_[block]; }
+
+  // The block whose code holds host address `pc` (kNone outside blocks).
+  // Safe in a signal handler while the table is not being changed.
+  Index find_host(const void* pc) const;
+  // The guest instruction whose code holds `pc`, inside `block`.
+  uint64_t guest_pc_at(Index block, const void* pc) const;
+
+  // Block linking: `site` (an exit's branch) now jumps to `target`.
+  void add_link(uint32_t* site, Index target);
+  // Puts linked exits back to their way out to the dispatcher: all of them,
+  // those inside one block's code, those of the valid blocks whose guest
+  // range holds `pc`.  No allocation: usable from a signal handler.
+  void unlink_all();
+  void unlink_exits_of(Index block);
+  void unlink_exits_of_blocks_at(uint64_t pc);
+
+  // Drops the blocks made from guest bytes in [begin, end) and unlinks the
+  // exits into them; calls on_drop(block info) for each.  Returns how many.
+  template <typename Fn>
+  size_t invalidate(uint64_t begin, uint64_t end, Fn&& on_drop);
+  // True when some block depends on guest bytes in [begin, end).
+  bool has_code_in(uint64_t begin, uint64_t end) const;
+
+  // The code cache was flushed: forget everything.
+  void clear();
+  size_t size() const { return blocks_.size(); }
+
+ private:
+  struct PackedMark {  // offsets from the block's host start and guest start
+    uint16_t host_words;
+    uint16_t guest_bytes;
+  };
+  struct Link {
+    uint32_t* site;
+    Index target;
+  };
+  uint64_t page_of(uint64_t address) const { return address & ~(page_size_ - 1); }
+  void unlink_at(size_t link);  // restores links_[link] and removes it
+  void unlink_dropped();
+
+  uint64_t page_size_;
+  std::vector<BlockInfo> blocks_;
+  std::vector<PackedMark> marks_;
+  std::unordered_map<uint64_t, Index> by_guest_;
+  std::map<uint64_t, std::vector<Index>> by_page_;  // guest page -> blocks made from it
+  // Consecutive blocks mostly come from the same page: its list, cached.
+  uint64_t last_page_ = 1;
+  std::vector<Index>* last_page_blocks_ = nullptr;
+  std::vector<Link> links_;
+};
+
+template <typename Fn>
+size_t BlockTable::invalidate(uint64_t begin, uint64_t end, Fn&& on_drop) {
+  if (end <= begin) return 0;
+  size_t dropped = 0;
+  auto first = by_page_.lower_bound(page_of(begin));
+  auto last = first;
+  for (; last != by_page_.end() && last->first < end; ++last) {
+    for (Index b : last->second) {
+      BlockInfo& info = blocks_[b];
+      if (!info.valid) continue;
+      info.valid = false;
+      auto it = by_guest_.find(info.guest_start);
+      if (it != by_guest_.end() && it->second == b) by_guest_.erase(it);
+      on_drop(info);
+      ++dropped;
+    }
+  }
+  by_page_.erase(first, last);
+  last_page_blocks_ = nullptr;
+  last_page_ = 1;
+  if (dropped) unlink_dropped();
+  return dropped;
+}
+
+}  // namespace phybin::runtime

@@ -1,0 +1,186 @@
+// phybin's host signal handlers.  SIGSEGV and SIGBUS are always ours: a
+// write to a write-protected guest code page (self-modifying code), a
+// fault while copying a signal frame, a fault of the guest in translated
+// code or in a helper, or phybin's own bug.  Other signals reach
+// host_signal_handler only when the guest has a handler for them.
+#include <setjmp.h>
+#include <ucontext.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "arm64/regmap.h"
+#include "runtime/runtime.h"
+#include "runtime/signals.h"
+#include "runtime/signals_internal.h"
+
+namespace phybin::runtime {
+
+namespace {
+
+// Records of the AArch64 signal frame's __reserved area (the kernel's
+// <asm/sigcontext.h>; written out to stay clear of libc's definitions).
+struct ContextRecord {
+  uint32_t magic;
+  uint32_t size;
+};
+struct FpsimdRecord {
+  ContextRecord head;
+  uint32_t fpsr;
+  uint32_t fpcr;
+  unsigned __int128 vregs[32];
+};
+struct EsrRecord {
+  ContextRecord head;
+  uint64_t esr;
+};
+constexpr uint32_t kFpsimdMagic = 0x46508001;
+constexpr uint32_t kEsrMagic = 0x45535201;
+
+const ContextRecord* find_record(const mcontext_t& mc, uint32_t magic) {
+  const auto* p = reinterpret_cast<const uint8_t*>(mc.__reserved);
+  const uint8_t* end = p + sizeof mc.__reserved;
+  while (p + sizeof(ContextRecord) <= end) {
+    const auto* r = reinterpret_cast<const ContextRecord*>(p);
+    if (r->magic == 0 || r->size < sizeof(ContextRecord)) return nullptr;
+    if (r->magic == magic) return r;
+    p += r->size;
+  }
+  return nullptr;
+}
+
+// Whether the faulting access wrote: the ESR's WnR bit when the kernel
+// gives it, else the L bit (22) of the load/store instruction.
+bool fault_was_write(const mcontext_t& mc) {
+  if (const auto* esr = reinterpret_cast<const EsrRecord*>(find_record(mc, kEsrMagic))) {
+    const uint64_t ec = (esr->esr >> 26) & 0x3f;
+    if (ec == 0x24 || ec == 0x25) return (esr->esr >> 6) & 1;
+  }
+  const uint32_t insn = *reinterpret_cast<const uint32_t*>(mc.pc);
+  return !((insn >> 22) & 1);
+}
+
+// The guest registers live in fixed host registers inside translated code.
+void capture_guest_registers(GuestState& st, const mcontext_t& mc) {
+  for (unsigned i = 0; i < kNumGuestGprs; ++i) st.gpr[i] = mc.regs[arm64::regmap::kGuestGpr[i].code];
+  st.rflags = mc.regs[arm64::regmap::kFlags.code];
+  if (const auto* fp = reinterpret_cast<const FpsimdRecord*>(find_record(mc, kFpsimdMagic)))
+    for (unsigned i = 0; i < 16; ++i) std::memcpy(&st.xmm[i], &fp->vregs[arm64::regmap::guest_xmm(i).code], 16);
+}
+
+sys::GuestSignal fault_signal(int sig, const siginfo_t* info, bool write) {
+  sys::GuestSignal g;
+  static_assert(sizeof(siginfo_t) == sizeof(sys::X86SigInfo));
+  std::memcpy(&g.info, info, sizeof g.info);
+  g.sig = sig;
+  g.trapno = sys::kX86TrapPageFault;
+  g.cr2 = reinterpret_cast<uint64_t>(info->si_addr);
+  g.err = sys::kX86PfUser | (write ? sys::kX86PfWrite : 0) |
+          (sig == SIGSEGV && info->si_code == SEGV_ACCERR ? sys::kX86PfProtection : 0);
+  return g;
+}
+
+// On return from the handler the thread runs leave(state): translated code
+// (or the helper) is abandoned and the dispatcher delivers the signal.
+void divert_to_dispatcher(ucontext_t* uc, Runtime* rt, GuestState* st) {
+  st->exit_link = 0;
+  uc->uc_mcontext.pc = reinterpret_cast<uint64_t>(rt->stubs().leave);
+  uc->uc_mcontext.regs[0] = reinterpret_cast<uint64_t>(st);
+}
+
+// A fault of the guest: in translated code (registers in the host
+// context, the instruction from the block's side table), after a jump to
+// an address without code (the indirect-branch table's empty entry sends
+// it to host address 0; x17 holds the guest target), or in a helper
+// (guest state in memory, RIP stored before the call).
+bool divert_guest_fault(int sig, siginfo_t* info, ucontext_t* uc, Runtime* rt) {
+  GuestThreadFlags& flags = thread_flags();
+  if (!flags.in_guest || flags.busy) return false;
+  GuestState* st = rt->guest_state();
+  const mcontext_t& mc = uc->uc_mcontext;
+  const auto* pc = reinterpret_cast<const void*>(mc.pc);
+  const auto address = reinterpret_cast<uint64_t>(info->si_addr);
+  const bool in_translated_code = mc.regs[arm64::regmap::kState.code] == reinterpret_cast<uint64_t>(st);
+  uint64_t guest_pc;
+  if (in_translated_code && rt->guest_pc_of(pc, guest_pc)) {
+    capture_guest_registers(*st, mc);
+    st->rip = guest_pc;
+    queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));
+  } else if (in_translated_code && mc.pc == address && mc.regs[arm64::regmap::kTmp1.code] == address) {
+    capture_guest_registers(*st, mc);
+    st->rip = address;
+    sys::GuestSignal g = fault_signal(sig, info, false);
+    g.err = sys::kX86PfUser | sys::kX86PfFetch;
+    queue_sync_signal(g);
+  } else if (!rt->in_code_cache(pc)) {
+    queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));
+  } else {
+    return false;  // in a stub: phybin's own
+  }
+  divert_to_dispatcher(uc, rt, st);
+  return true;
+}
+
+// A fault phybin cannot give the guest: the default action, when the
+// faulting instruction runs again.
+void fault_kills(int sig) {
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigaction(sig, &dfl, nullptr);
+}
+
+// Asks translated code to come back to the dispatcher, unless the thread
+// is somewhere that reaches a delivery point anyway.
+void request_delivery(const ucontext_t* uc) {
+  GuestThreadFlags& flags = thread_flags();
+  Runtime* rt = Runtime::current();
+  if (!rt || !flags.in_guest || flags.busy || flags.in_syscall) return;
+  rt->force_exit(reinterpret_cast<const void*>(uc->uc_mcontext.pc));
+}
+
+void fault_handler(int sig, siginfo_t* info, void* context) {
+  auto* uc = static_cast<ucontext_t*>(context);
+  if (info->si_code <= 0) {  // sent with kill() & co., not a fault
+    record_async_signal(sig, info);
+    request_delivery(uc);
+    return;
+  }
+  Runtime* rt = Runtime::current();
+  if (rt && sig == SIGSEGV && info->si_code == SEGV_ACCERR &&
+      rt->handle_code_write(reinterpret_cast<uint64_t>(info->si_addr)))
+    return;  // the store runs again, on a writable page
+  if (sigjmp_buf* guard = copy_guard()) siglongjmp(*guard, 1);
+  if (rt && divert_guest_fault(sig, info, uc, rt)) return;
+  fault_kills(sig);
+}
+
+}  // namespace
+
+void host_signal_handler(int sig, siginfo_t* info, void* context) {
+  // SIGILL, SIGFPE and SIGTRAP from the kernel are phybin's own faults
+  // (translated code raises the guest's through raise_guest_signal).
+  if ((sig == SIGILL || sig == SIGFPE || sig == SIGTRAP) && info->si_code > 0) {
+    fault_kills(sig);
+    return;
+  }
+  record_async_signal(sig, info);
+  request_delivery(static_cast<ucontext_t*>(context));
+}
+
+void install_fault_handlers() {
+  // Its own stack: the guest's stack is not the host's, but a deep host
+  // recursion should still report its fault.
+  static char alt_stack[64 * 1024];
+  stack_t ss{};
+  ss.ss_sp = alt_stack;
+  ss.ss_size = sizeof alt_stack;
+  sigaltstack(&ss, nullptr);
+  struct sigaction sa {};
+  sa.sa_sigaction = fault_handler;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigfillset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, nullptr);
+  sigaction(SIGBUS, &sa, nullptr);
+}
+
+}  // namespace phybin::runtime

@@ -1,0 +1,177 @@
+// The runtime's side of events that interrupt translated code: guest
+// system calls (with rt_sigreturn and signal delivery at them), writes to
+// guest code (self-modifying code, munmap/mprotect of code) and the stop
+// requests of asynchronous signals.
+#include <cerrno>
+#include <cstring>
+
+#include "common/log.h"
+#include "linux/signal_frame.h"
+#include "linux/syscalls.h"
+#include "linux/x86_abi.h"
+#include "runtime/runtime.h"
+#include "runtime/signals.h"
+
+namespace phybin::runtime {
+
+namespace {
+
+constexpr uint64_t kSyscallInsnBytes = 2;  // 0f 05
+
+// Calls that a signal interrupts with EINTR even under SA_RESTART (the
+// kernel's ERESTARTNOHAND and restart-block calls).
+bool never_restarted(uint64_t nr) {
+  switch (nr) {
+    case sys::X86_NR_pause: case sys::X86_NR_rt_sigsuspend: case sys::X86_NR_select:
+    case sys::X86_NR_pselect6: case sys::X86_NR_poll: case sys::X86_NR_ppoll:
+    case sys::X86_NR_epoll_wait: case sys::X86_NR_epoll_pwait: case sys::X86_NR_nanosleep:
+    case sys::X86_NR_clock_nanosleep: case sys::X86_NR_rt_sigtimedwait: case sys::X86_NR_io_getevents:
+    case sys::X86_NR_semtimedop:
+      return true;
+    default: return false;
+  }
+}
+
+// Calls that block with a signal mask of their own.
+bool has_temporary_mask(uint64_t nr) {
+  return nr == sys::X86_NR_rt_sigsuspend || nr == sys::X86_NR_pselect6 || nr == sys::X86_NR_ppoll ||
+         nr == sys::X86_NR_epoll_pwait;
+}
+
+[[noreturn]] void leave_to_dispatcher(GuestState* s) {
+  s->exit_link = 0;
+  Runtime::current()->stubs().leave(s);
+  __builtin_unreachable();
+}
+
+}  // namespace
+
+bool Runtime::guest_pc_of(const void* pc, uint64_t& guest) const {
+  BlockTable::Index b = blocks_.find_host(pc);
+  if (b == BlockTable::kNone) return false;
+  guest = blocks_.guest_pc_at(b, pc);
+  return true;
+}
+
+// Reached from the SIGSEGV handler.  When the tables are not busy the
+// fault came from a guest store (translated code, a helper, the Linux
+// layer writing guest memory), never from inside malloc: dropping the
+// translations here, which frees table nodes, is safe.
+bool Runtime::handle_code_write(uint64_t address) {
+  if (!protect_.unprotect_on_write(address)) return false;
+  const uint64_t page = address & ~(protect_.page_size() - 1);
+  logf(LogLevel::Debug, "phybin: guest wrote its code page %#llx: translations dropped",
+       static_cast<unsigned long long>(page));
+  if (thread_flags().busy) {
+    const sig_atomic_t n = deferred_count_;
+    if (n < static_cast<sig_atomic_t>(kMaxDeferred)) {
+      deferred_pages_[n] = page;
+      deferred_count_ = n + 1;
+    } else {
+      deferred_overflow_ = 1;
+    }
+    return true;
+  }
+  drop_code(page, page + protect_.page_size());
+  return true;
+}
+
+void Runtime::drop_code(uint64_t begin, uint64_t end) {
+  GuestThreadFlags& flags = thread_flags();
+  const sig_atomic_t was_busy = flags.busy;
+  flags.busy = 1;
+  size_t n = blocks_.invalidate(begin, end, [&](const BlockInfo& info) {
+    LookupEntry& e = lookup_[info.guest_start & (kLookupEntries - 1)];
+    if (e.guest == info.guest_start && e.host == info.host) e = LookupEntry{0, nullptr};
+  });
+  if (n) forget_code_pending_ = true;
+  flags.busy = was_busy;
+}
+
+void Runtime::run_deferred_invalidations() {
+  if (deferred_overflow_) {
+    deferred_overflow_ = 0;
+    deferred_count_ = 0;
+    drop_code(0, ~uint64_t{0});
+    return;
+  }
+  while (deferred_count_ > 0) {
+    const sig_atomic_t n = deferred_count_ - 1;
+    const uint64_t page = deferred_pages_[n];
+    deferred_count_ = n;
+    drop_code(page, page + protect_.page_size());
+  }
+}
+
+void Runtime::invalidate(uint64_t start, uint64_t length) {
+  GuestThreadFlags& flags = thread_flags();
+  const sig_atomic_t was_busy = flags.busy;
+  flags.busy = 1;
+  protect_.forget(start, length);
+  const uint64_t end = start + length < start ? ~uint64_t{0} : start + length;
+  if (blocks_.has_code_in(start, end)) drop_code(start, end);
+  flags.busy = was_busy;
+}
+
+void invalidate_guest_code(uint64_t start, uint64_t length) {
+  if (Runtime* rt = Runtime::current()) rt->invalidate(start, length);
+}
+
+// Every indirect branch now misses (the empty table) and every linked exit
+// of the running block goes back to the dispatcher: the guest comes back
+// within one block.  Inside a helper the running blocks are those whose
+// guest range holds the helper's instruction; anywhere else (the stubs,
+// the dispatcher about to enter) any block may be next: unlink them all.
+void Runtime::force_exit(const void* pc) {
+  state_->lookup_table = reinterpret_cast<uint64_t>(empty_lookup_.get());
+  BlockTable::Index b = blocks_.find_host(pc);
+  if (b != BlockTable::kNone) blocks_.unlink_exits_of(b);
+  else if (!cache_.contains(pc)) blocks_.unlink_exits_of_blocks_at(state_->rip);
+  else blocks_.unlink_all();
+}
+
+uint64_t Runtime::syscall_entry(GuestState* s, uint64_t, uint64_t) {
+  current()->system_call(*s);
+  return 0;
+}
+
+// s.rip is the syscall instruction (translated code stores it before every
+// helper call).  A signal that arrived before the call is taken first: its
+// handler returns to the syscall instruction, which then runs.
+void Runtime::system_call(GuestState& s) {
+  if (signals_pending() && deliver_pending_signals(s)) leave_to_dispatcher(&s);
+  const uint64_t nr = s.gpr[RAX] & 0xffffffff;
+  if (nr == sys::X86_NR_rt_sigreturn) {
+    sigreturn(s);
+    leave_to_dispatcher(&s);
+  }
+  const uint64_t saved_rax = s.gpr[RAX];
+  GuestThreadFlags& flags = thread_flags();
+  set_temporary_mask_syscall(has_temporary_mask(nr));
+  flags.in_syscall = 1;
+  sys::handle_syscall(s);
+  // The host kernel cannot write to a page phybin protected: it answers
+  // EFAULT.  Give back every protected page and try once more.
+  if (static_cast<int64_t>(s.gpr[RAX]) == -EFAULT && protect_.any_protected()) {
+    protect_.unprotect_all([&](uint64_t page) { drop_code(page, page + protect_.page_size()); });
+    s.gpr[RAX] = saved_rax;
+    sys::handle_syscall(s);
+  }
+  flags.in_syscall = 0;
+  set_temporary_mask_syscall(false);
+  if (!signals_pending()) return;
+  // Deliver now, after what the syscall instruction does: RCX = the next
+  // address, R11 = RFLAGS.  An interrupted call runs again after the
+  // handler when the handler has SA_RESTART.
+  const GuestState before = s;
+  const bool restart = static_cast<int64_t>(s.gpr[RAX]) == -EINTR && !never_restarted(nr) &&
+                       (first_pending_signal_flags() & sys::kX86SaRestart);
+  s.gpr[RCX] = s.rip + kSyscallInsnBytes;
+  s.gpr[R11] = s.rflags;
+  if (restart) s.gpr[RAX] = saved_rax;
+  else s.rip += kSyscallInsnBytes;
+  if (deliver_pending_signals(s)) leave_to_dispatcher(&s);
+  s = before;  // nothing delivered (blocked or ignored): the block goes on
+}
+
+}  // namespace phybin::runtime
