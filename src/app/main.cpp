@@ -1,4 +1,5 @@
 // phybin's command line: `phybin [run] PROG [ARGS...]`.
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <climits>
@@ -56,6 +57,13 @@ void before_exit(int) {
   elf::StackOptions stack;
   stack.hwcap = x86::cpuid_leaf1_edx();
   stack.execfn = path;
+  // The kernel keeps the space above a program for its heap (brk); phybin's
+  // own mappings made before the guest starts (its stack, the code cache)
+  // must not land there, as they would under an allocator that searches
+  // upwards (qemu-user's does).  Hold it until the guest runs.
+  constexpr size_t kHeapGap = size_t{1} << 30;
+  void* heap_gap = mmap(reinterpret_cast<void*>(image.brk_start), kHeapGap, PROT_NONE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
   uint64_t rsp = elf::build_initial_stack(image, guest_argv, envp, stack);
 
   sys::ProcessConfig process;
@@ -78,6 +86,7 @@ void before_exit(int) {
   options.cache_bytes = settings.cache_bytes;
   options.strict_flags = settings.strict_flags;
   static runtime::Runtime rt(options);
+  if (heap_gap != MAP_FAILED) munmap(heap_gap, kHeapGap);
   rt.run(state);
   std::_Exit(0);
 }
