@@ -13,10 +13,7 @@ using ir::VecOp;
 
 namespace {
 
-template <VecOp kOp, unsigned kLane>
-bool bin(Ctx& c) {
-  return sse::binary(c, kOp, kLane);
-}
+using sse::bin;
 
 template <VecOp kOp, unsigned kLane, uint64_t kImm = 0>
 bool un(Ctx& c) {

@@ -12,10 +12,7 @@ using ir::VecOp;
 
 namespace {
 
-template <VecOp kOp, unsigned kLane>
-bool bin(Ctx& c) {
-  return sse::binary(c, kOp, kLane);
-}
+using sse::bin;
 
 // pandn/andnps/andnpd: dst = ~dst & src, the IR's AndNot with swapped operands.
 bool andnot(Ctx& c) {

@@ -23,6 +23,12 @@ void check_align(Ctx& c, ir::Value addr);
 
 // dst = op(dst, src): the shape of most two-operand SSE instructions.
 bool binary(Ctx& c, ir::VecOp op, unsigned lane, uint64_t imm = 0);
+
+// A handler for a plain two-operand vector operation on lanes kLane.
+template <ir::VecOp kOp, unsigned kLane>
+bool bin(Ctx& c) {
+  return binary(c, kOp, kLane);
+}
 // dst = op(src).
 bool unary(Ctx& c, ir::VecOp op, unsigned lane, uint64_t imm = 0);
 
