@@ -19,7 +19,7 @@ int64_t sys_poll(const SyscallArgs& s) {
   struct timespec timeout {timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
   // A negative timeout waits for ever.
   struct timespec* timeout_ptr = timeout_ms < 0 ? nullptr : &timeout;
-  return host_syscall(SYS_ppoll, s.a[0], s.a[1], timeout_ptr, nullptr, kX86SigsetSize);
+  return interruptible_syscall(s, SYS_ppoll, s.a[0], s.a[1], timeout_ptr, nullptr, kX86SigsetSize);
 }
 
 // select takes a timeval and, like the kernel's, writes back what remains.
@@ -34,7 +34,7 @@ int64_t sys_select(const SyscallArgs& s) {
     timeout.tv_nsec = (guest_tv->tv_usec % 1000000) * 1000;
     timeout_ptr = &timeout;
   }
-  const int64_t r = host_syscall(SYS_pselect6, s.a[0], s.a[1], s.a[2], s.a[3], timeout_ptr, nullptr);
+  const int64_t r = interruptible_syscall(s, SYS_pselect6, s.a[0], s.a[1], s.a[2], s.a[3], timeout_ptr, nullptr);
   if (guest_tv != nullptr) {
     guest_tv->tv_sec = timeout.tv_sec;
     guest_tv->tv_usec = timeout.tv_nsec / 1000;
@@ -72,8 +72,8 @@ int64_t epoll_wait_into_guest(long host_nr, const SyscallArgs& s, uint64_t timeo
   }
   if (unmapped_guest_ptr(s.a[1])) return -EFAULT;
   struct epoll_event host[kBatch];
-  const int64_t r = host_syscall(host_nr, s.a[0], host, std::min(max_events, kBatch), timeout,
-                                 sigmask, sigsetsize);
+  const int64_t r = interruptible_syscall(s, host_nr, s.a[0], host, std::min(max_events, kBatch), timeout,
+                                         sigmask, sigsetsize);
   X86EpollEvent* guest = guest_ptr<X86EpollEvent>(s.a[1]);
   for (int64_t i = 0; i < r; ++i) guest[i] = epoll_event_to_x86(host[i]);
   return r;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <mutex>
 #include <type_traits>
@@ -19,6 +20,8 @@ struct SyscallArgs {
   GuestState& st;
   uint64_t a[6];  // RDI, RSI, RDX, R10, R8, R9
   long host_nr;   // the host's number, for entries added with pass()
+  // The runtime's "guest signal pending" flag (see handle_syscall).
+  const volatile sig_atomic_t* interrupt = nullptr;
 };
 
 // Returns the value for RAX: a result, or -errno.
@@ -70,8 +73,20 @@ int64_t host_syscall(long nr, Args... args) {
   return host_result(::syscall(nr, syscall_arg(args)...));
 }
 
+// The host call that carries out the guest's call (its one blocking host
+// call): it does not start while a guest signal is pending, and a signal
+// that arrives before it starts makes it answer kSyscallNotStarted
+// (safe_syscall.cpp).
+int64_t interruptible_syscall6(const SyscallArgs& s, long nr, long a0, long a1, long a2, long a3, long a4, long a5);
+template <typename... Args>
+int64_t interruptible_syscall(const SyscallArgs& s, long nr, Args... args) {
+  static_assert(sizeof...(Args) <= 6);
+  long a[6] = {syscall_arg(args)...};
+  return interruptible_syscall6(s, nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
 inline int64_t pass_through(const SyscallArgs& s) {
-  return host_syscall(s.host_nr, s.a[0], s.a[1], s.a[2], s.a[3], s.a[4], s.a[5]);
+  return interruptible_syscall(s, s.host_nr, s.a[0], s.a[1], s.a[2], s.a[3], s.a[4], s.a[5]);
 }
 
 template <typename T>

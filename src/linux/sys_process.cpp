@@ -132,8 +132,8 @@ int64_t sys_alarm(const SyscallArgs& s) {
 }
 
 // pause: sleep until a signal is handled.
-int64_t sys_pause(const SyscallArgs&) {
-  return host_syscall(SYS_ppoll, nullptr, 0, nullptr, nullptr, kX86SigsetSize);
+int64_t sys_pause(const SyscallArgs& s) {
+  return interruptible_syscall(s, SYS_ppoll, nullptr, 0, nullptr, nullptr, kX86SigsetSize);
 }
 
 int64_t sys_getpgrp(const SyscallArgs&) { return host_syscall(SYS_getpgid, 0); }

@@ -112,11 +112,11 @@ void init_process(const ProcessConfig& config) {
 
 ProcessInfo& process() { return g_process; }
 
-void handle_syscall(GuestState& st) {
+void handle_syscall(GuestState& st, const volatile sig_atomic_t* interrupt) {
   // The x86-64 kernel looks at the low 32 bits of RAX only.
   const uint32_t number = static_cast<uint32_t>(st.gpr[RAX]);
   SyscallArgs args{st, {st.gpr[RDI], st.gpr[RSI], st.gpr[RDX], st.gpr[R10], st.gpr[R8], st.gpr[R9]},
-                   -1};
+                   -1, interrupt};
   const SyscallTable::Entry* entry = syscall_table().find(number);
   int64_t result;
   if (entry == nullptr) {

@@ -68,7 +68,19 @@ ProcessInfo& process();
 // Runs the system call whose x86-64 number is in RAX with the arguments
 // in RDI, RSI, RDX, R10, R8, R9 and puts the result (or -errno) in RAX.
 // exit and exit_group do not return.  RCX and R11 are the translator's.
-void handle_syscall(GuestState& st);
+// With `interrupt` (the runtime's "guest signal pending" flag), a call
+// that would block does not start while the flag is set, nor when a signal
+// arrives just before it starts: RAX is then kSyscallNotStarted and the
+// call has had no effect (the runtime delivers the signal and runs the
+// call again).
+void handle_syscall(GuestState& st, const volatile sig_atomic_t* interrupt = nullptr);
+constexpr int64_t kSyscallNotStarted = -512;  // the kernel's internal ERESTARTSYS
+
+// In the host handler of a guest signal, with the interrupted context's
+// pc and x0..x30: when the thread is between the flag check and the start
+// of such a call, moves `pc` to the call's "not started" exit and returns
+// true.
+bool rewind_unstarted_syscall(uint64_t& pc, const unsigned long long* regs);
 
 // The x86-64 name of system call `number` ("read"), or nullptr.
 const char* x86_syscall_name(uint64_t number);

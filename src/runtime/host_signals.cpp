@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "arm64/regmap.h"
+#include "linux/syscalls.h"
 #include "runtime/runtime.h"
 #include "runtime/signals.h"
 #include "runtime/signals_internal.h"
@@ -130,11 +131,18 @@ void fault_kills(int sig) {
 }
 
 // Asks translated code to come back to the dispatcher, unless the thread
-// is somewhere that reaches a delivery point anyway.
-void request_delivery(const ucontext_t* uc) {
+// is somewhere that reaches a delivery point anyway.  In a guest system
+// call that has not started yet, the call gives up (see
+// sys::rewind_unstarted_syscall); one that has started returns EINTR.
+void request_delivery(ucontext_t* uc) {
   GuestThreadFlags& flags = thread_flags();
   Runtime* rt = Runtime::current();
-  if (!rt || !flags.in_guest || flags.busy || flags.in_syscall) return;
+  if (!rt || !flags.in_guest || flags.busy) return;
+  if (flags.in_syscall) {
+    uint64_t pc = uc->uc_mcontext.pc;
+    if (sys::rewind_unstarted_syscall(pc, uc->uc_mcontext.regs)) uc->uc_mcontext.pc = pc;
+    return;
+  }
   rt->force_exit(reinterpret_cast<const void*>(uc->uc_mcontext.pc));
 }
 

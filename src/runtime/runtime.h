@@ -75,6 +75,8 @@ class Runtime {
   void drop_code(uint64_t begin, uint64_t end);
   void run_deferred_invalidations();
   void system_call(GuestState& st);
+  void host_call(GuestState& st, bool interruptible);
+  bool in_indirect_lookup(const void* pc) const;
 
   RuntimeOptions options_;
   CodeCache cache_;

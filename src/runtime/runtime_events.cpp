@@ -122,12 +122,35 @@ void invalidate_guest_code(uint64_t start, uint64_t length) {
 // within one block.  Inside a helper the running blocks are those whose
 // guest range holds the helper's instruction; anywhere else (the stubs,
 // the dispatcher about to enter) any block may be next: unlink them all.
+// So too when the block is inside its indirect-branch lookup, past the
+// load of the table: it may still jump to a block found in the real one.
 void Runtime::force_exit(const void* pc) {
   state_->lookup_table = reinterpret_cast<uint64_t>(empty_lookup_.get());
   BlockTable::Index b = blocks_.find_host(pc);
-  if (b != BlockTable::kNone) blocks_.unlink_exits_of(b);
+  if (b != BlockTable::kNone && !in_indirect_lookup(pc)) blocks_.unlink_exits_of(b);
   else if (!cache_.contains(pc)) blocks_.unlink_exits_of_blocks_at(state_->rip);
   else blocks_.unlink_all();
+}
+
+// The inline lookup (compile_exit.cpp, exit_indirect) ends with `br x2`
+// five instructions after the load of the table.
+bool Runtime::in_indirect_lookup(const void* pc) const {
+  constexpr uint32_t kBrX2 = 0xd61f0040;
+  const auto* w = static_cast<const uint32_t*>(pc);
+  for (int i = 0; i < 6 && cache_.contains(w + i); ++i)
+    if (w[i] == kBrX2) return true;
+  return false;
+}
+
+// The Linux layer's call, marked for the host signal handlers.  An
+// interruptible call does not start while a guest signal is pending.
+void Runtime::host_call(GuestState& s, bool interruptible) {
+  GuestThreadFlags& flags = thread_flags();
+  set_temporary_mask_syscall(has_temporary_mask(s.gpr[RAX] & 0xffffffff));
+  flags.in_syscall = 1;
+  sys::handle_syscall(s, interruptible ? &flags.pending : nullptr);
+  flags.in_syscall = 0;
+  set_temporary_mask_syscall(false);
 }
 
 uint64_t Runtime::syscall_entry(GuestState* s, uint64_t, uint64_t) {
@@ -146,19 +169,21 @@ void Runtime::system_call(GuestState& s) {
     leave_to_dispatcher(&s);
   }
   const uint64_t saved_rax = s.gpr[RAX];
-  GuestThreadFlags& flags = thread_flags();
-  set_temporary_mask_syscall(has_temporary_mask(nr));
-  flags.in_syscall = 1;
-  sys::handle_syscall(s);
+  host_call(s, true);
   // The host kernel cannot write to a page phybin protected: it answers
   // EFAULT.  Give back every protected page and try once more.
   if (static_cast<int64_t>(s.gpr[RAX]) == -EFAULT && protect_.any_protected()) {
     protect_.unprotect_all([&](uint64_t page) { drop_code(page, page + protect_.page_size()); });
     s.gpr[RAX] = saved_rax;
-    sys::handle_syscall(s);
+    host_call(s, true);
   }
-  flags.in_syscall = 0;
-  set_temporary_mask_syscall(false);
+  if (static_cast<int64_t>(s.gpr[RAX]) == sys::kSyscallNotStarted) {
+    // A signal came just before the call started: as natively, its
+    // handler runs first and returns to the syscall instruction.
+    s.gpr[RAX] = saved_rax;
+    if (deliver_pending_signals(s)) leave_to_dispatcher(&s);
+    host_call(s, false);  // nothing to deliver after all (blocked, ignored)
+  }
   if (!signals_pending()) return;
   // Deliver now, after what the syscall instruction does: RCX = the next
   // address, R11 = RFLAGS.  An interrupted call runs again after the

@@ -26,6 +26,14 @@ using sys::X86SigInfo;
 
 namespace {
 
+struct PendingSignals {
+  uint64_t async = 0;                   // caught by the host handler (bit sig - 1)
+  uint64_t through_temporary_mask = 0;  // of those, caught inside sigsuspend & co.
+  X86SigInfo info[sys::kX86NumSignals + 1] = {};
+  bool sync = false;  // a fault of the guest waits (there is at most one)
+  GuestSignal sync_signal;
+};
+
 PendingSignals g_pending;
 volatile sig_atomic_t g_temporary_mask = 0;
 sigjmp_buf* volatile g_copy_guard = nullptr;
@@ -173,7 +181,6 @@ void requeue_blocked(uint64_t blocked) {
 
 }  // namespace
 
-PendingSignals& pending_signals() { return g_pending; }
 sigjmp_buf* copy_guard() { return g_copy_guard; }
 bool temporary_mask_active() { return g_temporary_mask != 0; }
 

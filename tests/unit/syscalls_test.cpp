@@ -779,6 +779,30 @@ TEST_F(SyscallTest, RtSigprocmaskKeepsSigsegvOnlyInTheGuestsView) {
   EXPECT_EQ(now & segv_usr2, 0u);
 }
 
+// With the runtime's "signal pending" flag set, a call that could block
+// does not start: the runtime delivers the signal and runs it again.
+TEST_F(SyscallTest, PendingGuestSignalStopsACallBeforeItStarts) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  char c = 0;
+  GuestState st{};
+  st.gpr[RAX] = X86_NR_read;
+  st.gpr[RDI] = static_cast<uint64_t>(fds[0]);
+  st.gpr[RSI] = addr(&c);
+  st.gpr[RDX] = 1;
+  volatile sig_atomic_t pending = 1;
+  handle_syscall(st, &pending);  // the pipe is empty: natively this read would block
+  EXPECT_EQ(static_cast<int64_t>(st.gpr[RAX]), kSyscallNotStarted);
+  ASSERT_EQ(write(fds[1], "y", 1), 1);
+  pending = 0;
+  st.gpr[RAX] = X86_NR_read;
+  handle_syscall(st, &pending);
+  EXPECT_EQ(st.gpr[RAX], 1u);
+  EXPECT_EQ(c, 'y');
+  close(fds[0]);
+  close(fds[1]);
+}
+
 TEST_F(SyscallTest, SigaltstackIsRecorded) {
   static char stack[16384];
   X86StackT set{addr(stack), 0, 0, sizeof stack}, old{};

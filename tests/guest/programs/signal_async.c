@@ -1,10 +1,10 @@
 // Asynchronous signals: SIGALRM ending loops that make no system calls
 // (a direct self-loop and a loop of indirect calls), a blocking read
 // interrupted with and without SA_RESTART, sigsuspend, the handler mask
-// (sa_mask holding back a signal raised inside a handler, nested delivery
-// without it, SA_NODEFER, a handler changing uc_sigmask), SIGCHLD from a
-// child, SIGSEGV sent with kill, and a stack overflow caught on the
-// alternate stack.
+// (sa_mask holding back a signal raised inside a handler or pending with
+// it, nested delivery without it, SA_NODEFER, a handler changing
+// uc_sigmask), SIGCHLD from a child, SIGSEGV sent with kill, and a stack
+// overflow caught on the alternate stack.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <setjmp.h>
@@ -57,6 +57,14 @@ static void on_usr(int sig, siginfo_t *info, void *ctx) {
   } else {
     note('2');
   }
+}
+
+static void on_mark(int sig, siginfo_t *info, void *ctx) {
+  sigset_t pending;
+  (void)info, (void)ctx;
+  note(sig == SIGUSR1 ? '1' : '2');
+  sigpending(&pending);
+  if (sig == SIGUSR1 && sigismember(&pending, SIGUSR2)) note('p');
 }
 
 static void on_nodefer(int sig, siginfo_t *info, void *ctx) {
@@ -139,6 +147,16 @@ int main(void) {
   install(SIGUSR1, on_usr, 0, SIGUSR2);
   raise(SIGUSR1);
   printf("sa_mask holds SIGUSR2 back: %s\n", order);
+  order_len = 0;
+  memset(order, 0, sizeof order);
+  install(SIGUSR1, on_mark, 0, SIGUSR2);
+  install(SIGUSR2, on_mark, 0, 0);
+  sigaddset(&block, SIGUSR2);
+  sigprocmask(SIG_BLOCK, &block, &old);
+  raise(SIGUSR2);
+  raise(SIGUSR1);
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  printf("two pending: the lower first, the other pending behind its sa_mask: %s\n", order);
 
   install(SIGUSR2, on_nodefer, SA_NODEFER, 0);
   raise(SIGUSR2);
