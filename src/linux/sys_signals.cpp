@@ -111,6 +111,16 @@ int64_t sys_rt_sigprocmask(const SyscallArgs& s) {
   return 0;
 }
 
+int64_t sys_rt_sigpending(const SyscallArgs& s) {
+  if (s.a[1] != kX86SigsetSize) return -EINVAL;
+  if (unmapped_guest_ptr(s.a[0])) return -EFAULT;
+  uint64_t host = 0;
+  const int64_t r = host_syscall(SYS_rt_sigpending, &host, kX86SigsetSize);
+  if (r < 0) return r;
+  *guest_ptr<uint64_t>(s.a[0]) = host | process().held_runtime_signals;
+  return 0;
+}
+
 // The guest's alternate stack is for guest handlers only; phybin's own
 // (if any) stays in place.
 int64_t sys_sigaltstack(const SyscallArgs& s) {
@@ -171,7 +181,7 @@ void init_guest_signals(ProcessInfo& info) {
 void register_signal_syscalls(SyscallTable& t) {
   t.add(X86_NR_rt_sigaction, sys_rt_sigaction);
   t.add(X86_NR_rt_sigprocmask, sys_rt_sigprocmask);
-  t.pass(X86_NR_rt_sigpending, SYS_rt_sigpending);
+  t.add(X86_NR_rt_sigpending, sys_rt_sigpending);
   t.pass(X86_NR_rt_sigsuspend, SYS_rt_sigsuspend);
   t.pass(X86_NR_rt_sigtimedwait, SYS_rt_sigtimedwait);
   t.pass(X86_NR_rt_sigqueueinfo, SYS_rt_sigqueueinfo);

@@ -57,8 +57,10 @@ struct ProcessInfo {
   X86KernelSigaction signal_actions[kX86NumSignals + 1] = {};
   X86StackT alt_stack = {0, kX86SsDisable, 0, 0};
   // SIGSEGV and SIGBUS stay unblocked on the host (the runtime needs them
-  // for its own faults): the guest's blocking of them is kept here.
+  // for its own faults): the guest's blocking of them is kept here, and
+  // the runtime keeps those sent while blocked (rt_sigpending shows them).
   uint64_t blocked_runtime_signals = 0;
+  uint64_t held_runtime_signals = 0;
 };
 
 // Sets up the process state; call once, before the first system call.

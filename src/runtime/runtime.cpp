@@ -179,7 +179,7 @@ void Runtime::run(GuestState& state) {
     state.exit_link = 0;
     if (deferred_count_ || deferred_overflow_) run_deferred_invalidations();
     // A handler now runs instead of the exit's target: nothing to link.
-    if (signals_pending() && deliver_pending_signals(state)) site = nullptr;
+    if ((signals_pending() || signals_held()) && deliver_pending_signals(state)) site = nullptr;
     BlockTable::Index block = lookup_or_translate(state.rip);
     if (block == BlockTable::kNone) {
       raise_exec_fault(state);

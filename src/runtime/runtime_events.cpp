@@ -184,7 +184,7 @@ void Runtime::system_call(GuestState& s) {
     if (deliver_pending_signals(s)) leave_to_dispatcher(&s);
     host_call(s, false);  // nothing to deliver after all (blocked, ignored)
   }
-  if (!signals_pending()) return;
+  if (!signals_pending() && !signals_held()) return;
   // Deliver now, after what the syscall instruction does: RCX = the next
   // address, R11 = RFLAGS.  An interrupted call runs again after the
   // handler when the handler has SA_RESTART.

@@ -29,6 +29,9 @@ namespace {
 struct PendingSignals {
   uint64_t async = 0;                   // caught by the host handler (bit sig - 1)
   uint64_t through_temporary_mask = 0;  // of those, caught inside sigsuspend & co.
+  // SIGSEGV and SIGBUS sent while the guest blocks them (the host never
+  // blocks them): they wait here, without raising the pending flag.
+  uint64_t held = 0;
   X86SigInfo info[sys::kX86NumSignals + 1] = {};
   bool sync = false;  // a fault of the guest waits (there is at most one)
   GuestSignal sync_signal;
@@ -162,27 +165,41 @@ uint64_t ready_signals(uint64_t async, uint64_t mask) { return async & (~mask | 
 void take_async(int sig) {
   __atomic_fetch_and(&g_pending.async, ~bit(sig), __ATOMIC_SEQ_CST);
   g_pending.through_temporary_mask &= ~bit(sig);
+  g_pending.held &= ~bit(sig);
+  sys::process().held_runtime_signals = g_pending.held;
 }
 
 // Signals caught while not blocked but blocked by the time of delivery
 // (another handler's sa_mask, the guest blocking them) go back to the host
 // kernel, which keeps them until the guest unblocks them.  SIGSEGV and
-// SIGBUS are never blocked on the host: they wait here.
+// SIGBUS are never blocked on the host: they are held here.
 void requeue_blocked(uint64_t blocked) {
-  blocked &= ~(bit(SIGSEGV) | bit(SIGBUS));
   while (blocked) {
     const int sig = __builtin_ctzll(blocked) + 1;
     blocked &= blocked - 1;
     X86SigInfo info = g_pending.info[sig];
     take_async(sig);
-    syscall(SYS_rt_tgsigqueueinfo, getpid(), gettid(), sig, &info);
+    if (sig == SIGSEGV || sig == SIGBUS) {
+      g_pending.held |= bit(sig);
+      sys::process().held_runtime_signals = g_pending.held;
+    } else {
+      syscall(SYS_rt_tgsigqueueinfo, getpid(), gettid(), sig, &info);
+    }
   }
+}
+
+// Caught signals the guest may take now, lowest first (0 for none).
+int first_ready_signal() {
+  const uint64_t waiting = __atomic_load_n(&g_pending.async, __ATOMIC_SEQ_CST) | g_pending.held;
+  if (!waiting) return 0;
+  const uint64_t ready = ready_signals(waiting, sys::guest_signal_mask());
+  return ready ? __builtin_ctzll(ready) + 1 : 0;
 }
 
 }  // namespace
 
 sigjmp_buf* copy_guard() { return g_copy_guard; }
-bool temporary_mask_active() { return g_temporary_mask != 0; }
+bool signals_held() { return g_pending.held != 0; }
 
 void set_temporary_mask_syscall(bool on) { g_temporary_mask = on; }
 
@@ -209,9 +226,9 @@ bool deliver_pending_signals(GuestState& st) {
   // Lowest number first, as the kernel; each delivery changes the mask.
   for (;;) {
     const uint64_t async = __atomic_load_n(&g_pending.async, __ATOMIC_SEQ_CST);
-    if (!async) break;
+    if (!async && !g_pending.held) break;
     const uint64_t mask = sys::guest_signal_mask();
-    const uint64_t ready = ready_signals(async, mask);
+    const uint64_t ready = ready_signals(async | g_pending.held, mask);
     requeue_blocked(async & ~ready);
     if (!ready) break;
     const int sig = __builtin_ctzll(ready) + 1;
@@ -226,13 +243,7 @@ bool deliver_pending_signals(GuestState& st) {
 }
 
 uint64_t first_pending_signal_flags() {
-  int sig = 0;
-  if (g_pending.sync) {
-    sig = g_pending.sync_signal.sig;
-  } else {
-    const uint64_t ready = ready_signals(__atomic_load_n(&g_pending.async, __ATOMIC_SEQ_CST), sys::guest_signal_mask());
-    if (ready) sig = __builtin_ctzll(ready) + 1;
-  }
+  const int sig = g_pending.sync ? g_pending.sync_signal.sig : first_ready_signal();
   if (!sig) return 0;
   const sys::X86KernelSigaction& act = sys::process().signal_actions[sig];
   return is_real_handler(act.handler) ? act.flags : 0;

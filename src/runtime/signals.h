@@ -46,6 +46,9 @@ void install_fault_handlers();
 void host_signal_handler(int sig, siginfo_t* info, void* ucontext);
 
 inline bool signals_pending() { return thread_flags().pending != 0; }
+// A SIGSEGV or SIGBUS sent while the guest blocks it waits for the guest to
+// unblock it (checked after system calls and in the dispatcher).
+bool signals_held();
 // At a safe point, with the guest state in memory: builds a frame for each
 // pending signal the guest may take now.  True when the guest now starts
 // a handler (state.rip changed).  Ends the process for a fatal signal.

@@ -779,6 +779,18 @@ TEST_F(SyscallTest, RtSigprocmaskKeepsSigsegvOnlyInTheGuestsView) {
   EXPECT_EQ(now & segv_usr2, 0u);
 }
 
+// rt_sigpending adds what the runtime holds (a SIGSEGV sent while blocked).
+TEST_F(SyscallTest, RtSigpendingShowsSignalsTheRuntimeHolds) {
+  uint64_t pending = ~uint64_t{0};
+  ASSERT_EQ(sc(X86_NR_rt_sigpending, addr(&pending), 8), 0);
+  EXPECT_EQ(pending & (uint64_t{1} << (SIGSEGV - 1)), 0u);
+  process().held_runtime_signals = uint64_t{1} << (SIGSEGV - 1);
+  ASSERT_EQ(sc(X86_NR_rt_sigpending, addr(&pending), 8), 0);
+  process().held_runtime_signals = 0;
+  EXPECT_NE(pending & (uint64_t{1} << (SIGSEGV - 1)), 0u);
+  EXPECT_EQ(sc(X86_NR_rt_sigpending, addr(&pending), 16), -EINVAL);
+}
+
 // With the runtime's "signal pending" flag set, a call that could block
 // does not start: the runtime delivers the signal and runs it again.
 TEST_F(SyscallTest, PendingGuestSignalStopsACallBeforeItStarts) {

@@ -3,8 +3,8 @@
 // interrupted with and without SA_RESTART, sigsuspend, the handler mask
 // (sa_mask holding back a signal raised inside a handler or pending with
 // it, nested delivery without it, SA_NODEFER, a handler changing
-// uc_sigmask), SIGCHLD from a child, SIGSEGV sent with kill, and a stack
-// overflow caught on the alternate stack.
+// uc_sigmask), SIGCHLD from a child, SIGSEGV sent with kill while blocked,
+// a stack overflow caught on the alternate stack.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <setjmp.h>
@@ -178,8 +178,17 @@ int main(void) {
   stack_t ss = {.ss_sp = alt, .ss_size = sizeof alt, .ss_flags = 0};
   sigaltstack(&ss, NULL);
   install(SIGSEGV, on_segv, SA_ONSTACK, 0);
-  if (sigsetjmp(recover, 1) == 0) kill(getpid(), SIGSEGV);
-  printf("SIGSEGV sent by kill: si_code SI_USER %d\n", segv_code == SI_USER);
+  if (sigsetjmp(recover, 1) == 0) {  // blocked, SIGSEGV from kill waits for the unblock
+    sigemptyset(&block);
+    sigaddset(&block, SIGSEGV);
+    sigprocmask(SIG_BLOCK, &block, NULL);
+    kill(getpid(), SIGSEGV);
+    sigpending(&now);
+    printf("SIGSEGV sent by kill while blocked: pending %d, not handled %d\n", sigismember(&now, SIGSEGV),
+           segv_code == 99);
+    sigprocmask(SIG_UNBLOCK, &block, NULL);
+  }
+  printf("handled once unblocked: si_code SI_USER %d\n", segv_code == SI_USER);
   volatile char seed = 1;
   if (sigsetjmp(recover, 1) == 0) recurse(&seed);
   printf("stack overflow caught on the alternate stack: %d, SEGV_MAPERR or ACCERR %d\n", on_alt,
