@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "arm64/emitter.h"
+#include "arm64/helper_table.h"
 #include "common/guest_state.h"
 #include "ir/ir.h"
 
@@ -42,6 +43,8 @@ struct InsnMark {
 
 struct BackendConfig {
   Stubs stubs;
+  // Where helper calls get their slot numbers (required).
+  HelperTable* helpers = nullptr;
   void (*raise_signal)(GuestState*, int) = nullptr;
   HostFeatures host;
   uint64_t lookup_mask = 0;  // indirect-branch table entries - 1

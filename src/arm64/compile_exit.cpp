@@ -22,6 +22,7 @@ constexpr int64_t kOffXmm = offsetof(GuestState, xmm);
 constexpr int64_t kOffHostSp = offsetof(GuestState, host_sp);
 constexpr int64_t kOffLookup = offsetof(GuestState, lookup_table);
 constexpr int64_t kOffExitLink = offsetof(GuestState, exit_link);
+constexpr int64_t kOffHelperTable = offsetof(GuestState, helper_table);
 
 void emit_save_guest(Assembler& a) {
   for (unsigned i = 0; i < 16; i += 2)
@@ -94,7 +95,9 @@ void BlockCompiler::save_guest_state() { emit_save_guest(a_); }
 void BlockCompiler::load_guest_state() { emit_load_guest(a_); }
 
 void BlockCompiler::call_host(uint64_t fn) {
-  a_.mov_imm(Size::X, regmap::kTmp2, fn);
+  const uint32_t slot = cfg_.helpers->slot_of(fn);
+  a_.ldr(Size::X, regmap::kTmp2, mem(kState, kOffHelperTable));
+  a_.ldr(Size::X, regmap::kTmp2, mem(regmap::kTmp2, int64_t{slot} * 8));
   a_.blr(regmap::kTmp2);
 }
 

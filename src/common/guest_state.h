@@ -54,6 +54,10 @@ struct alignas(16) GuestState {
   uint64_t exit_link;           // 608: address of the branch to patch
   uint64_t scratch[8];          // 616: spill slots for the backend
   void* thread;                 // 680: runtime's per-thread object
+  // 688: the C++ functions translated code calls, by slot (arm64's
+  // HelperTable): code holds slot numbers, not phybin's randomised
+  // addresses, so a later run can reuse it.
+  const uint64_t* helper_table;
 };
 
 static_assert(offsetof(GuestState, rip) == 128);
@@ -65,5 +69,6 @@ static_assert(offsetof(GuestState, st) == 432);
 static_assert(offsetof(GuestState, fcw) == 560);
 static_assert(offsetof(GuestState, exit_target) == 576);
 static_assert(offsetof(GuestState, scratch) == 616);
+static_assert(offsetof(GuestState, helper_table) == 688);
 
 }  // namespace phybin

@@ -55,6 +55,7 @@ Runtime::Runtime(const RuntimeOptions& options)
       protect_(host_page_size()) {
   x86::set_helper_hooks(make_hooks());
   backend_.stubs = cache_.stubs();
+  backend_.helpers = &helpers_;
   backend_.raise_signal = &raise_guest_signal;
   backend_.lookup_mask = kLookupEntries - 1;
   lookup_.reset(new_lookup_table());
@@ -170,6 +171,7 @@ void Runtime::run(GuestState& state) {
   state_ = &state;
   install_fault_handlers();
   state.lookup_mask = kLookupEntries - 1;
+  state.helper_table = helpers_.entries();
   state.exit_link = 0;
   GuestThreadFlags& flags = thread_flags();
   unsigned generation = cache_.flush_count();  // of the code the last exit left

@@ -81,6 +81,7 @@ class Runtime {
   RuntimeOptions options_;
   CodeCache cache_;
   x86::Frontend frontend_;
+  arm64::HelperTable helpers_;
   arm64::BackendConfig backend_;
   BlockTable blocks_;
   CodeProtect protect_;
