@@ -21,6 +21,27 @@ size_t parse_size(const std::string& text, const char* name) {
   return static_cast<size_t>(n) * unit;
 }
 
+namespace {
+
+// PHYBIN_CACHE_DIR, else the XDG cache directory; "off" keeps nothing.
+std::string translation_dir_setting() {
+  if (const char* v = std::getenv("PHYBIN_CACHE_DIR")) {
+    std::string dir = v;
+    if (dir == "off" || dir == "0") return {};
+    if (dir.empty() || dir[0] != '/')
+      throw Error(ErrorCode::PHYBIN_ERR_USAGE,
+                  "PHYBIN_CACHE_DIR='" + dir + "' must be an absolute directory path, or off");
+    return dir;
+  }
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  if (xdg && xdg[0] == '/') return std::string(xdg) + "/phybin";
+  const char* home = std::getenv("HOME");
+  if (home && home[0] == '/') return std::string(home) + "/.cache/phybin";
+  return {};
+}
+
+}  // namespace
+
 Settings read_settings() {
   Settings s;
   if (const char* v = std::getenv("PHYBIN_CACHE_SIZE")) {
@@ -44,6 +65,7 @@ Settings read_settings() {
       throw Error(ErrorCode::PHYBIN_ERR_USAGE, "PHYBIN_STRICT_FLAGS='" + text + "' must be 0 or 1");
     s.strict_flags = text == "1";
   }
+  s.translation_dir = translation_dir_setting();
   return s;
 }
 

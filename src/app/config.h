@@ -12,6 +12,8 @@ struct Settings {
   int log_level = 0;
   bool strict_flags = false;  // PHYBIN_STRICT_FLAGS
   std::string log_file;
+  // PHYBIN_CACHE_DIR: where translations are kept between runs; empty: not kept.
+  std::string translation_dir;
   std::string cache_source = "default";
 };
 

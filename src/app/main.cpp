@@ -1,4 +1,5 @@
 // phybin's command line: `phybin [run] PROG [ARGS...]`.
+#include <elf.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -29,8 +30,9 @@ void usage(FILE* out) {
   std::fprintf(out,
                "usage: phybin [run] PROGRAM [ARGS...]   run an x86-64 Linux program\n"
                "       phybin --help | --version\n"
-               "settings (environment): PHYBIN_CACHE_SIZE (MiB, or 512K), PHYBIN_LOG_LEVEL (0-3),\n"
-               "PHYBIN_LOG_FILE. Error codes are listed in phybin's README.\n");
+               "settings (environment): PHYBIN_CACHE_SIZE (MiB, or 512K), PHYBIN_CACHE_DIR (saved\n"
+               "translations; off), PHYBIN_LOG_LEVEL (0-3), PHYBIN_LOG_FILE, PHYBIN_STRICT_FLAGS.\n"
+               "Error codes are listed in phybin's README.\n");
 }
 
 std::string absolute_path(const std::string& path) {
@@ -40,8 +42,24 @@ std::string absolute_path(const std::string& path) {
 }
 
 void before_exit(int) {
-  if (runtime::Runtime* rt = runtime::Runtime::current()) rt->log_stats();
+  if (runtime::Runtime* rt = runtime::Runtime::current()) {
+    rt->log_stats();
+    rt->save_translations();
+  }
   std::fflush(nullptr);
+}
+
+// The program's code segments the guest cannot write are what the
+// persistent translation cache may keep.
+runtime::PersistOptions persist_options(const Settings& settings, const elf::LoadedImage& image,
+                                        const std::string& guest_path) {
+  runtime::PersistOptions persist;
+  persist.dir = settings.translation_dir;
+  persist.guest_path = guest_path;
+  persist.load_bias = image.load_bias;
+  for (const elf::MappedSegment& seg : image.segments)
+    if ((seg.guest_flags & PF_X) && !(seg.guest_flags & PF_W)) persist.ranges.emplace_back(seg.start, seg.end);
+  return persist;
 }
 
 [[noreturn]] void run_program(const Settings& settings, const std::vector<std::string>& guest_argv) {
@@ -85,7 +103,9 @@ void before_exit(int) {
   runtime::RuntimeOptions options;
   options.cache_bytes = settings.cache_bytes;
   options.strict_flags = settings.strict_flags;
+  options.persist = persist_options(settings, image, process.guest_exe_path);
   static runtime::Runtime rt(options);
+  rt.load_translations();
   if (heap_gap != MAP_FAILED) munmap(heap_gap, kHeapGap);
   rt.run(state);
   std::_Exit(0);

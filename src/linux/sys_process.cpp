@@ -16,12 +16,17 @@
 #include "linux/sys_internal.h"
 
 namespace phybin::sys {
+
+void before_process_exit(int status) {
+  if (process().config.before_exit != nullptr) process().config.before_exit(status);
+}
+
 namespace {
 
 static_assert(sizeof(struct utsname) == sizeof(X86Utsname));
 
 [[noreturn]] void exit_process(int status) {
-  if (process().config.before_exit != nullptr) process().config.before_exit(status);
+  before_process_exit(status);
   std::fflush(nullptr);
   _exit(status);
 }

@@ -65,6 +65,9 @@ struct ProcessInfo {
 
 // Sets up the process state; call once, before the first system call.
 void init_process(const ProcessConfig& config);
+// Runs ProcessConfig::before_exit: the process is about to end (also when
+// a signal kills the guest).
+void before_process_exit(int status);
 ProcessInfo& process();
 
 // Runs the system call whose x86-64 number is in RAX with the arguments

@@ -10,6 +10,7 @@ BlockTable::BlockTable(uint64_t page_size) : page_size_(page_size) {
   // Room for a typical program's blocks: no copying while translating.
   blocks_.reserve(16384);
   marks_.reserve(1 << 17);
+  pages_.reserve(1 << 15);
   links_.reserve(16384);
 }
 
@@ -28,13 +29,33 @@ BlockTable::Index BlockTable::add(uint64_t guest_start, uint64_t guest_end, cons
     marks_.push_back(PackedMark{static_cast<uint16_t>(m.host_offset), static_cast<uint16_t>(m.guest - guest_start)});
   }
   info.marks_count = static_cast<uint32_t>(marks_.size()) - info.marks_begin;
+  return push_block(info);
+}
+
+BlockTable::Index BlockTable::add(uint64_t guest_start, uint64_t guest_end, const uint32_t* host, uint32_t words,
+                                  const PackedMark* marks, size_t count) {
+  BlockInfo info;
+  info.guest_start = guest_start;
+  info.guest_end = guest_end;
+  info.host = host;
+  info.host_words = words;
+  info.marks_begin = static_cast<uint32_t>(marks_.size());
+  info.marks_count = static_cast<uint32_t>(count);
+  marks_.insert(marks_.end(), marks, marks + count);
+  return push_block(info);
+}
+
+BlockTable::Index BlockTable::push_block(BlockInfo info) {
+  info.pages_begin = static_cast<uint32_t>(pages_.size());
   const auto index = static_cast<Index>(blocks_.size());
   blocks_.push_back(info);
-  by_guest_[guest_start] = index;
+  by_guest_[info.guest_start] = index;
   return index;
 }
 
 void BlockTable::depends_on_page(Index block, uint64_t page) {
+  pages_.push_back(page);
+  ++blocks_[block].pages_count;
   if (page != last_page_ || !last_page_blocks_) {
     last_page_blocks_ = &by_page_[page];
     last_page_ = page;
@@ -115,6 +136,7 @@ void BlockTable::clear() {
   last_page_ = 1;
   blocks_.clear();
   marks_.clear();
+  pages_.clear();
   by_guest_.clear();
   by_page_.clear();
   links_.clear();

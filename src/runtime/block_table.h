@@ -21,6 +21,8 @@ struct BlockInfo {
   uint32_t host_words = 0;
   uint32_t marks_begin = 0;  // in BlockTable's mark array
   uint32_t marks_count = 0;
+  uint32_t pages_begin = 0;  // in BlockTable's page array
+  uint32_t pages_count = 0;
   bool valid = true;  // false once its guest code changed
 };
 
@@ -28,6 +30,14 @@ class BlockTable {
  public:
   using Index = uint32_t;
   static constexpr Index kNone = ~Index{0};
+  struct PackedMark {  // offsets from the block's host start and guest start
+    uint16_t host_words;
+    uint16_t guest_bytes;
+  };
+  struct Link {
+    uint32_t* site;
+    Index target;
+  };
 
   explicit BlockTable(uint64_t page_size);
 
@@ -36,11 +46,18 @@ class BlockTable {
   // the guest pages the translation was made from (depends_on_page).
   Index add(uint64_t guest_start, uint64_t guest_end, const uint32_t* host, uint32_t words,
             const std::vector<arm64::InsnMark>& marks);
-  // The block's translation depends on the guest bytes of `page`.
+  // The same for a block whose marks are packed already (a saved one).
+  Index add(uint64_t guest_start, uint64_t guest_end, const uint32_t* host, uint32_t words, const PackedMark* marks,
+            size_t count);
+  // The block's translation depends on the guest bytes of `page`.  The
+  // pages of a block are given right after add(), before the next block.
   void depends_on_page(Index block, uint64_t page);
 
   Index find_guest(uint64_t pc) const;
   const BlockInfo& at(Index block) const { return blocks_[block]; }
+  const PackedMark* marks_of(Index block) const { return marks_.data() + blocks_[block].marks_begin; }
+  const uint64_t* pages_of(Index block) const { return pages_.data() + blocks_[block].pages_begin; }
+  const std::vector<Link>& links() const { return links_; }
 
   // The block whose code holds host address `pc` (kNone outside blocks).
   // Safe in a signal handler while the table is not being changed.
@@ -69,14 +86,7 @@ class BlockTable {
   size_t size() const { return blocks_.size(); }
 
  private:
-  struct PackedMark {  // offsets from the block's host start and guest start
-    uint16_t host_words;
-    uint16_t guest_bytes;
-  };
-  struct Link {
-    uint32_t* site;
-    Index target;
-  };
+  Index push_block(BlockInfo info);
   uint64_t page_of(uint64_t address) const { return address & ~(page_size_ - 1); }
   void unlink_at(size_t link);  // restores links_[link] and removes it
   void unlink_dropped();
@@ -84,6 +94,7 @@ class BlockTable {
   uint64_t page_size_;
   std::vector<BlockInfo> blocks_;
   std::vector<PackedMark> marks_;
+  std::vector<uint64_t> pages_;
   std::unordered_map<uint64_t, Index> by_guest_;
   std::map<uint64_t, std::vector<Index>> by_page_;  // guest page -> blocks made from it
   // Consecutive blocks mostly come from the same page: its list, cached.

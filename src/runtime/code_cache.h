@@ -20,6 +20,7 @@ class CodeCache {
   const arm64::Stubs& stubs() const { return stubs_; }
   // Space for the next block; after emitting, commit() the words written.
   uint32_t* free_begin() const { return free_; }
+  uint32_t* blocks_begin() const { return blocks_begin_; }
   size_t free_words() const { return static_cast<size_t>(end_ - free_); }
   void commit(uint32_t* new_free);
   void flush();

@@ -154,8 +154,11 @@ BlockTable::Index Runtime::translate(uint64_t pc) {
 }
 
 void Runtime::log_stats() const {
-  logf(LogLevel::Info, "phybin: %llu blocks translated (%llu guest instructions), code cache %zu of %zu KiB used, %u flushes",
+  logf(LogLevel::Info,
+       "phybin: %llu blocks translated (%llu guest instructions), %llu loaded, code cache %zu of %zu KiB used, "
+       "%u flushes",
        static_cast<unsigned long long>(blocks_translated_), static_cast<unsigned long long>(guest_insns_translated_),
+       static_cast<unsigned long long>(blocks_loaded_),
        cache_.used_bytes() >> 10, cache_.capacity_bytes() >> 10, cache_.flush_count());
 }
 

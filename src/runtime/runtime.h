@@ -5,6 +5,8 @@
 #include <csignal>
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <utility>
 #include <unordered_map>
 #include <cstdlib>
 #include <vector>
@@ -13,14 +15,26 @@
 #include "runtime/block_table.h"
 #include "runtime/code_cache.h"
 #include "runtime/code_protect.h"
+#include "runtime/translation_file.h"
 #include "x86/frontend.h"
 
 namespace phybin::runtime {
+
+// The persistent translation cache (runtime_persist.cpp).
+struct PersistOptions {
+  std::string dir;  // empty: translations are neither loaded nor saved
+  std::string guest_path;
+  uint64_t load_bias = 0;
+  // The program file's code the guest cannot write: only blocks made from
+  // these bytes are saved, as only they are the same in the next run.
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+};
 
 struct RuntimeOptions {
   size_t cache_bytes = 64u << 20;
   bool strict_flags = false;
   unsigned max_block_insns = 48;
+  PersistOptions persist;
 };
 
 struct LookupEntry {
@@ -39,6 +53,12 @@ class Runtime {
   void flush();
 
   static Runtime* current();
+  // Fills the empty code cache with the translations a previous run of the
+  // same program saved (if any, and if they match).  Before run().
+  void load_translations();
+  // Saves the translations made from the program file's code for the next
+  // run, unless nothing new was translated.  At exit.
+  void save_translations();
   // One line of translation statistics for PHYBIN_LOG_LEVEL >= 2.
   void log_stats() const;
 
@@ -77,6 +97,16 @@ class Runtime {
   void system_call(GuestState& st);
   void host_call(GuestState& st, bool interruptible);
   bool in_indirect_lookup(const void* pc) const;
+  // Persistent translations (runtime_persist.cpp).
+  void setup_persistence();
+  uint64_t settings_fingerprint() const;
+  bool persistable(BlockTable::Index block) const;
+  bool pristine_page(uint64_t page) const;
+  // The guest remapped or re-protected [begin, end): the program file's
+  // code there may change, so translations made from it are not saved.
+  void forget_pristine_code(uint64_t begin, uint64_t end);
+  void place_saved_blocks(const TranslationImage& image);
+  TranslationImage saved_image() const;
 
   RuntimeOptions options_;
   CodeCache cache_;
@@ -101,6 +131,21 @@ class Runtime {
   volatile sig_atomic_t deferred_count_ = 0;
   volatile sig_atomic_t deferred_overflow_ = 0;
   bool forget_code_pending_ = false;  // frontend caches hold changed code
+  // Persistent translations: where and under which key; the program's
+  // code ranges, each until the guest may have changed it.
+  struct PersistRange {
+    uint64_t begin, end;
+    bool pristine;
+  };
+  static constexpr size_t kMaxPersistRanges = 8;
+  static constexpr size_t kMaxDirtyPages = 64;  // more: whole ranges dirty
+  uint64_t dirty_pages_[kMaxDirtyPages] = {};
+  size_t dirty_page_count_ = 0;
+  std::string persist_dir_, persist_name_;
+  TranslationKey persist_key_;
+  PersistRange persist_ranges_[kMaxPersistRanges] = {};
+  size_t persist_range_count_ = 0;
+  uint64_t blocks_loaded_ = 0;
   uint64_t blocks_translated_ = 0;
   uint64_t guest_insns_translated_ = 0;
 };

@@ -109,6 +109,7 @@ void Runtime::invalidate(uint64_t start, uint64_t length) {
   flags.busy = 1;
   protect_.forget(start, length);
   const uint64_t end = start + length < start ? ~uint64_t{0} : start + length;
+  forget_pristine_code(start, end);
   if (blocks_.has_code_in(start, end)) drop_code(start, end);
   flags.busy = was_busy;
 }

@@ -297,6 +297,7 @@ void raise_exec_fault(GuestState& st) {
 
 void die_of_signal(int sig) {
   logf(LogLevel::Info, "phybin: guest killed by signal %d", sig);
+  sys::before_process_exit(128 + sig);
   std::fflush(stderr);
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;

@@ -14,6 +14,10 @@
 #                 files: one argument per line / VAR=VAL per line / stdin)
 #   --name        the program's name, used to find those files
 #   --phybin-env  an extra variable for the phybin run only (repeatable)
+#   --warm        run phybin twice with a fresh translation cache directory:
+#                 the first run saves its translations, the second must load
+#                 them (translating less); both must match the native run.
+#                 Without it phybin keeps no translations (PHYBIN_CACHE_DIR=off)
 #
 # Environment: PHYBIN_GUEST_TIMEOUT (seconds for the phybin run, default
 # 300), PHYBIN_GUEST_KEEP=1 keeps the work directory for inspection.
@@ -23,12 +27,14 @@ runner=""
 data_dir=""
 name=""
 phybin_env=()
+warm=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --runner) runner="$2"; shift 2 ;;
     --data-dir) data_dir="$2"; shift 2 ;;
     --name) name="$2"; shift 2 ;;
     --phybin-env) phybin_env+=("$2"); shift 2 ;;
+    --warm) warm=1; shift ;;
     --) shift; break ;;
     *) echo "run_guest_test.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -117,32 +123,64 @@ describe_status() {
 
 # The shell's job-control style messages ("Segmentation fault") come from
 # this script's own stderr; keep them out of the test log.
+runs=(phybin)
+cache_env=(PHYBIN_CACHE_DIR=off)
+if [ "$warm" = 1 ]; then
+  runs=(cold warm)
+  cache_env=(PHYBIN_CACHE_DIR="$work/translations" PHYBIN_LOG_LEVEL=2)
+fi
 exec 3>&2 2>/dev/null
 run_one native 60 env -i "${fixed_env[@]}" "$binary" "${args[@]}"
-run_one phybin "$phybin_timeout" env -i "${fixed_env[@]}" "${phybin_env[@]}" "$runner" "$binary" "${args[@]}"
+for run in "${runs[@]}"; do
+  run_one "$run" "$phybin_timeout" env -i "${fixed_env[@]}" "${cache_env[@]}" PHYBIN_LOG_FILE="$work/$run.log" \
+    "${phybin_env[@]}" "$runner" "$binary" "${args[@]}"
+done
 exec 2>&3 3>&-
 
 native_status="$(cat "$work/native.status")"
-phybin_status="$(cat "$work/phybin.status")"
 failed=0
-if ! cmp -s "$work/native.out" "$work/phybin.out"; then
-  failed=1
-  echo "FAIL: stdout differs (native $(wc -c < "$work/native.out") bytes, phybin $(wc -c < "$work/phybin.out") bytes)"
-  diff -u -a --label native --label phybin "$work/native.out" "$work/phybin.out" | head -n 200
-fi
-if [ "$native_status" != "$phybin_status" ]; then
-  failed=1
-  echo "FAIL: exit status differs"
-fi
-if [ "$failed" -ne 0 ] || [ "$native_status" -eq 124 ]; then
-  echo "native status: $(describe_status "$native_status")"
-  echo "phybin status: $(describe_status "$phybin_status")"
-  echo "runner: $runner ${phybin_env[*]}"
-  echo "--- native stderr (first 2000 bytes) ---"
-  head -c 2000 "$work/native.err"
-  echo "--- phybin stderr (first 4000 bytes) ---"
-  head -c 4000 "$work/phybin.err"
-  exit 1
+for run in "${runs[@]}"; do
+  status="$(cat "$work/$run.status")"
+  if ! cmp -s "$work/native.out" "$work/$run.out"; then
+    failed=1
+    echo "FAIL: stdout of the $run run differs (native $(wc -c < "$work/native.out") bytes, phybin $(wc -c < "$work/$run.out") bytes)"
+    diff -u -a --label native --label "$run" "$work/native.out" "$work/$run.out" | head -n 200
+  fi
+  if [ "$native_status" != "$status" ]; then
+    failed=1
+    echo "FAIL: exit status of the $run run differs"
+  fi
+  if [ "$failed" -ne 0 ] || [ "$native_status" -eq 124 ]; then
+    echo "native status: $(describe_status "$native_status")"
+    echo "$run status: $(describe_status "$status")"
+    echo "runner: $runner ${cache_env[*]} ${phybin_env[*]}"
+    echo "--- native stderr (first 2000 bytes) ---"
+    head -c 2000 "$work/native.err"
+    echo "--- $run stderr (first 4000 bytes) ---"
+    head -c 4000 "$work/$run.err"
+    echo "--- $run log (last 20 lines) ---"
+    tail -n 20 "$work/$run.log" 2>/dev/null
+    exit 1
+  fi
+done
+
+# translated_blocks RUN: the count in the statistics line the run logged.
+translated_blocks() {
+  sed -n 's/^phybin: \([0-9]*\) blocks translated.*/\1/p' "$work/$1.log" | tail -n 1
+}
+if [ "$warm" = 1 ]; then
+  loaded="$(sed -n 's/^phybin: loaded \([0-9]*\) blocks from .*/\1/p' "$work/warm.log")"
+  cold_blocks="$(translated_blocks cold)"
+  warm_blocks="$(translated_blocks warm)"
+  if [ -z "$loaded" ] || [ "$loaded" -eq 0 ] || [ -z "$warm_blocks" ] || [ "$warm_blocks" -ge "$cold_blocks" ]; then
+    echo "FAIL: the second run did not reuse the saved translations (loaded: ${loaded:-none}," \
+         "translated: cold ${cold_blocks:-?}, warm ${warm_blocks:-?})"
+    tail -n 20 "$work/cold.log" "$work/warm.log"
+    exit 1
+  fi
+  echo "PASS: $name: cold and warm runs identical to native (stdout $(wc -c < "$work/native.out") bytes," \
+       "status $(describe_status "$native_status")); warm run loaded $loaded blocks, translated $warm_blocks of $cold_blocks"
+  exit 0
 fi
 echo "PASS: $name: stdout $(wc -c < "$work/native.out") bytes identical, status $(describe_status "$native_status")"
 exit 0

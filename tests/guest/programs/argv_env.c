@@ -6,7 +6,9 @@
 //
 // envp is printed sorted and without PWD, SHLVL, OLDPWD and _: a wrapper
 // script in front of phybin (scripts/phybin) is run by a shell, which adds
-// those and reorders the environment before phybin ever sees it.
+// those and reorders the environment before phybin ever sees it.  PHYBIN_*
+// variables are left out too: the harness sets them for the phybin run
+// only (where the translations are kept, the log file).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +25,7 @@ static void print_escaped(const char *s) {
 }
 
 static int is_shell_variable(const char *entry) {
-  static const char *const names[] = {"PWD=", "SHLVL=", "OLDPWD=", "_="};
+  static const char *const names[] = {"PWD=", "SHLVL=", "OLDPWD=", "_=", "PHYBIN_"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (strncmp(entry, names[i], strlen(names[i])) == 0) return 1;
   return 0;

@@ -1,0 +1,79 @@
+// The persistent translation cache's file: the translations one run of a
+// program made, saved so that the next run of the same program starts
+// without translating its start-up code again.  This file knows only the
+// format (write, read, check); what may be saved and how it is put back
+// into a running code cache is the runtime's (runtime_persist.cpp).
+//
+// The code is saved as it sits in the code cache: branches between blocks
+// and to the stubs are relative, helper calls go through slot numbers, so
+// the words are valid at the same offsets from the first block of any code
+// cache.  Linked exits are saved unlinked, with the links listed apart.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace phybin::runtime {
+
+// Everything saved code depends on.  Two runs with equal keys would
+// translate the same guest bytes at the same addresses to the same code.
+struct TranslationKey {
+  std::vector<uint8_t> phybin_id;  // phybin's GNU build id
+  uint64_t guest_dev = 0, guest_ino = 0, guest_size = 0, guest_mtime_ns = 0;
+  uint64_t load_bias = 0;
+  uint64_t settings = 0;  // fingerprint of the settings that change code
+
+  bool operator==(const TranslationKey&) const = default;
+  // For the file name: equal keys give equal names.
+  uint64_t hash() const;
+};
+
+struct SavedMark {  // as BlockTable keeps them
+  uint16_t host_words;
+  uint16_t guest_bytes;
+};
+
+struct SavedBlock {
+  uint64_t guest_start = 0, guest_end = 0;
+  uint32_t offset = 0;  // in words from the code cache's first block word
+  uint32_t words = 0;
+  uint32_t code_begin = 0;  // into TranslationImage::code
+  uint32_t marks_begin = 0, marks_count = 0;
+  uint32_t pages_begin = 0, pages_count = 0;
+};
+
+struct SavedLink {
+  uint32_t site;    // words from the code cache's first block word
+  uint32_t target;  // index into TranslationImage::blocks
+};
+
+struct TranslationImage {
+  TranslationKey key;
+  // Helper addresses by slot, as offsets from phybin's load address.
+  std::vector<uint64_t> helper_offsets;
+  std::vector<SavedBlock> blocks;  // in increasing offset order
+  std::vector<SavedMark> marks;
+  std::vector<uint64_t> pages;  // guest pages each block was made from
+  std::vector<SavedLink> links;
+  std::vector<uint32_t> code;
+
+  // Words of code cache the blocks need (end of the last one).
+  uint32_t cache_words() const { return blocks.empty() ? 0 : blocks.back().offset + blocks.back().words; }
+};
+
+std::vector<uint8_t> serialize(const TranslationImage& image);
+
+// Checks everything (format, version, sizes, checksum, every index and
+// range) before returning an image; on failure says why in `why`.
+std::optional<TranslationImage> deserialize(const std::vector<uint8_t>& bytes, std::string& why);
+
+// Atomic replacement: a reader sees the old file or the new one, never a
+// part.  Creates `dir` (one level) if missing.  False with `why` on failure.
+bool write_translation_file(const std::string& dir, const std::string& name, const std::vector<uint8_t>& bytes,
+                            std::string& why);
+// False when the file is absent or unreadable.
+bool read_translation_file(const std::string& path, std::vector<uint8_t>& bytes);
+
+}  // namespace phybin::runtime

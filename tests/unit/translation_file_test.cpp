@@ -1,0 +1,175 @@
+// The persistent translation cache's file format: what is written is read
+// back unchanged, and anything damaged, cut short or inconsistent is
+// refused with a reason instead of being loaded into a code cache.
+#include "runtime/translation_file.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+namespace phybin::runtime {
+namespace {
+
+// Two blocks, the first linked to the second, with marks and pages.
+TranslationImage sample_image() {
+  TranslationImage im;
+  im.key.phybin_id = {0xde, 0xad, 0xbe, 0xef, 0x01};
+  im.key.guest_dev = 2049;
+  im.key.guest_ino = 123456;
+  im.key.guest_size = 800000;
+  im.key.guest_mtime_ns = 1700000000123456789ull;
+  im.key.load_bias = 0x7f0000000000;
+  im.key.settings = 42;
+  im.helper_offsets = {0x1000, 0x2040, 0x3080};
+  im.blocks.push_back(SavedBlock{0x401000, 0x401010, 0, 5, 0, 0, 2, 0, 1});
+  im.blocks.push_back(SavedBlock{0x401010, 0x401030, 9, 4, 5, 2, 1, 1, 2});
+  im.marks = {{0, 0}, {3, 4}, {0, 0}};
+  im.pages = {0x401000, 0x401000, 0x402000};
+  im.links = {{2, 1}};
+  for (uint32_t i = 0; i < 9; ++i) im.code.push_back(0xd503201f + i);
+  return im;
+}
+
+void expect_equal(const TranslationImage& a, const TranslationImage& b) {
+  EXPECT_TRUE(a.key == b.key);
+  EXPECT_EQ(a.helper_offsets, b.helper_offsets);
+  ASSERT_EQ(a.blocks.size(), b.blocks.size());
+  for (size_t i = 0; i < a.blocks.size(); ++i) {
+    EXPECT_EQ(a.blocks[i].guest_start, b.blocks[i].guest_start);
+    EXPECT_EQ(a.blocks[i].guest_end, b.blocks[i].guest_end);
+    EXPECT_EQ(a.blocks[i].offset, b.blocks[i].offset);
+    EXPECT_EQ(a.blocks[i].words, b.blocks[i].words);
+    EXPECT_EQ(a.blocks[i].code_begin, b.blocks[i].code_begin);
+    EXPECT_EQ(a.blocks[i].marks_count, b.blocks[i].marks_count);
+    EXPECT_EQ(a.blocks[i].pages_count, b.blocks[i].pages_count);
+  }
+  ASSERT_EQ(a.marks.size(), b.marks.size());
+  for (size_t i = 0; i < a.marks.size(); ++i) {
+    EXPECT_EQ(a.marks[i].host_words, b.marks[i].host_words);
+    EXPECT_EQ(a.marks[i].guest_bytes, b.marks[i].guest_bytes);
+  }
+  EXPECT_EQ(a.pages, b.pages);
+  ASSERT_EQ(a.links.size(), b.links.size());
+  EXPECT_EQ(a.links[0].site, b.links[0].site);
+  EXPECT_EQ(a.links[0].target, b.links[0].target);
+  EXPECT_EQ(a.code, b.code);
+}
+
+TEST(TranslationFile, RoundTripKeepsEverything) {
+  const TranslationImage im = sample_image();
+  std::string why;
+  auto back = deserialize(serialize(im), why);
+  ASSERT_TRUE(back) << why;
+  expect_equal(im, *back);
+  EXPECT_EQ(back->cache_words(), 13u);
+}
+
+TEST(TranslationFile, EmptyImageRoundTrips) {
+  TranslationImage im;
+  std::string why;
+  auto back = deserialize(serialize(im), why);
+  ASSERT_TRUE(back) << why;
+  EXPECT_TRUE(back->blocks.empty());
+  EXPECT_EQ(back->cache_words(), 0u);
+}
+
+TEST(TranslationFile, KeyHashFollowsEveryField) {
+  const TranslationKey base = sample_image().key;
+  auto differs = [&](auto change) {
+    TranslationKey k = base;
+    change(k);
+    return k.hash() != base.hash() && !(k == base);
+  };
+  EXPECT_TRUE(differs([](TranslationKey& k) { k.phybin_id[0] ^= 1; }));
+  EXPECT_TRUE(differs([](TranslationKey& k) { k.guest_dev += 1; }));
+  EXPECT_TRUE(differs([](TranslationKey& k) { k.guest_ino += 1; }));
+  EXPECT_TRUE(differs([](TranslationKey& k) { k.guest_size += 1; }));
+  EXPECT_TRUE(differs([](TranslationKey& k) { k.guest_mtime_ns += 1; }));
+  EXPECT_TRUE(differs([](TranslationKey& k) { k.load_bias += 0x1000; }));
+  EXPECT_TRUE(differs([](TranslationKey& k) { k.settings += 1; }));
+}
+
+// Every single flipped bit of the file is noticed (magic, version, sizes
+// or the checksum over the rest).
+TEST(TranslationFile, EveryFlippedBitIsRefused) {
+  const std::vector<uint8_t> good = serialize(sample_image());
+  for (size_t byte = 0; byte < good.size(); ++byte) {
+    for (int bit = 0; bit < 8; ++bit) {
+      std::vector<uint8_t> bad = good;
+      bad[byte] ^= static_cast<uint8_t>(1u << bit);
+      std::string why;
+      EXPECT_FALSE(deserialize(bad, why)) << "byte " << byte << " bit " << bit;
+      EXPECT_FALSE(why.empty());
+    }
+  }
+}
+
+TEST(TranslationFile, EveryTruncationIsRefused) {
+  const std::vector<uint8_t> good = serialize(sample_image());
+  for (size_t n = 0; n < good.size(); ++n) {
+    std::vector<uint8_t> cut(good.begin(), good.begin() + static_cast<ptrdiff_t>(n));
+    std::string why;
+    EXPECT_FALSE(deserialize(cut, why)) << n << " bytes";
+  }
+  std::vector<uint8_t> longer = good;
+  longer.push_back(0);
+  std::string why;
+  EXPECT_FALSE(deserialize(longer, why));
+}
+
+// Images that are well-formed files but would put code or links in the
+// wrong place are refused too (a file written by a buggy phybin).
+TEST(TranslationFile, InconsistentImagesAreRefused) {
+  auto refused = [](auto change) {
+    TranslationImage im = sample_image();
+    change(im);
+    std::string why;
+    bool rejected = !deserialize(serialize(im), why);
+    return rejected && !why.empty();
+  };
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].offset = 3; }));         // overlaps block 0
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].code_begin = 6; }));     // code past the end
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[0].marks_count = 4; }));    // marks past the end
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.marks[1].host_words = 5; }));      // mark beyond its block
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.marks[1].guest_bytes = 16; }));    // mark beyond guest range
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].pages_count = 3; }));    // pages past the end
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[0].words = 0; }));          // empty block
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[0].guest_end = 0x401000; }));
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].target = 2; }));          // no such block
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].site = 7; }));            // between blocks
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].site = 13; }));           // after the last
+}
+
+TEST(TranslationFile, WriteCreatesDirectoriesAndReplacesAtomically) {
+  char tmpl[] = "/tmp/phybin-tfile-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = std::string(tmpl) + "/nested/phybin";
+  std::string why;
+  const std::vector<uint8_t> first = serialize(sample_image());
+  ASSERT_TRUE(write_translation_file(dir, "x.ptc", first, why)) << why;
+  TranslationImage other = sample_image();
+  other.code[0] = 0x14000001;
+  const std::vector<uint8_t> second = serialize(other);
+  ASSERT_TRUE(write_translation_file(dir, "x.ptc", second, why)) << why;
+  std::vector<uint8_t> read;
+  ASSERT_TRUE(read_translation_file(dir + "/x.ptc", read));
+  EXPECT_EQ(read, second);
+  // No temporary file is left behind.
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++entries;
+  EXPECT_EQ(entries, 1u);
+  EXPECT_FALSE(read_translation_file(dir + "/missing.ptc", read));
+  std::filesystem::remove_all(tmpl);
+}
+
+TEST(TranslationFile, UnwritableDirectoryGivesAReason) {
+  std::string why;
+  EXPECT_FALSE(write_translation_file("/proc/phybin-no-such-dir", "x.ptc", serialize(sample_image()), why));
+  EXPECT_NE(why.find("/proc/phybin-no-such-dir"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace phybin::runtime
