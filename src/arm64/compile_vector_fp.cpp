@@ -368,6 +368,10 @@ void VectorLowering::lower_cvt_packed(Value v) {
       a_.cmeq(VArr::D2, u, u, kVTmp0);          // fits in 32 bits
       a_.fcmeq(VArr::D2, kVTmp0, src, src);     // not NaN
       a_.and_(VArr::B16, u, u, kVTmp0);
+      // A value beyond int32 but within int64 raised nothing yet: x86 says
+      // invalid.  Converting a NaN (all ones) in those lanes raises it.
+      a_.orn(VArr::B16, kVTmp0, src, u);
+      a_.fcvtzs(VArr::D2, kVTmp0, kVTmp0);
       a_.xtn(VArr::S2, u, u);
       a_.movi_s(VArr::S2, kVTmp0, 0x80, 24);    // INT_MIN, upper half zero
       a_.bif(VArr::B16, t, kVTmp0, u);

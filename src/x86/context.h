@@ -75,6 +75,9 @@ void register_string(HandlerTable& t);
 void register_system(HandlerTable& t);
 void register_sse(HandlerTable& t);
 void register_x87(HandlerTable& t);
+// Instructions with MM register operands get their own table (the same
+// mnemonics as SSE); emms goes to the main one.
+void register_mmx(HandlerTable& mmx, HandlerTable& main);
 
 // String forms of the mnemonics MOVSD/CMPSD (see family_string.cpp).
 bool string_movsd(Ctx& c);

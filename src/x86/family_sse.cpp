@@ -247,7 +247,6 @@ void register_moves(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_FXSAVE64, fxsave<true>);
   t.add(ZYDIS_MNEMONIC_FXRSTOR, fxsave<false>);
   t.add(ZYDIS_MNEMONIC_FXRSTOR64, fxsave<false>);
-  t.add(ZYDIS_MNEMONIC_EMMS, nop);
   t.add(ZYDIS_MNEMONIC_CLFLUSH, nop);
   t.add(ZYDIS_MNEMONIC_CLFLUSHOPT, nop);
 }

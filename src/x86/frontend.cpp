@@ -27,15 +27,25 @@ Frontend::Frontend(const Hooks& hooks, const FrontendOptions& options) : hooks_(
   register_system(handlers_);
   register_x87(handlers_);
   register_sse(handlers_);
+  register_mmx(mmx_handlers_, handlers_);
 }
 
-bool Frontend::can_translate(const DecodedInsn& insn) const {
-  return handlers_.find(insn.info.mnemonic) != nullptr;
+// MMX forms share their mnemonics with the SSE ones; a mnemonic only the
+// MMX table knows (cvtpi2ps xmm, m64) goes there too.
+Handler Frontend::handler_for(const DecodedInsn& insn) const {
+  bool mmx = false;
+  for (unsigned i = 0; i < insn.info.operand_count_visible && !mmx; ++i)
+    mmx = insn.ops[i].type == ZYDIS_OPERAND_TYPE_REGISTER &&
+          ZydisRegisterGetClass(insn.ops[i].reg.value) == ZYDIS_REGCLASS_MMX;
+  Handler h = mmx ? nullptr : handlers_.find(insn.info.mnemonic);
+  return h ? h : mmx_handlers_.find(insn.info.mnemonic);
 }
+
+bool Frontend::can_translate(const DecodedInsn& insn) const { return handler_for(insn) != nullptr; }
 
 bool Frontend::translate_one(ir::Builder& b, const DecodedInsn& insn, uint64_t live_flags, FlagSource& flags,
                              bool& ends) const {
-  Handler h = handlers_.find(insn.info.mnemonic);
+  Handler h = handler_for(insn);
   if (!h) return false;
   size_t mark = b.block().insts.size();
   FlagSource saved = flags;

@@ -72,6 +72,8 @@ class Frontend {
 
   Decoder decoder_;
   HandlerTable handlers_;
+  HandlerTable mmx_handlers_;  // for instructions with MM register operands
+  Handler handler_for(const DecodedInsn& insn) const;
   Hooks hooks_;
   FrontendOptions options_;
   // Translation scratch and knowledge, not part of the frontend's meaning.

@@ -4,7 +4,7 @@
 // by running guest programs (tests/guest/programs/sse_*.c); here: which
 // vector op, element size, immediate and operand order, the string forms
 // of MOVSD/CMPSD, the alignment check of the aligned moves, zeroing idioms,
-// and refusing the MMX forms.  Encodings checked with `as --64` and
+// (the MMX forms: mmx_frontend_test.cpp).  Encodings checked with `as --64` and
 // `objdump -d -M intel`.
 #include <gtest/gtest.h>
 
@@ -176,16 +176,6 @@ TEST(SseFrontend, UcomisdSetsZfPfCfAndClearsTheOthers) {
   for (const Inst* s : live(b, Opcode::SetFlag)) flags.push_back(s->aux);
   std::sort(flags.begin(), flags.end());
   EXPECT_EQ(flags, (std::vector<uint8_t>{kCF, kPF, kAF, kZF, kSF, kOF}));
-}
-
-TEST(SseFrontend, MmxFormsAreNotTranslated) {
-  Insn pxor_mm({0x0f, 0xef, 0xc1});  // pxor mm0, mm1
-  try {
-    pxor_mm.translate();
-    FAIL() << "pxor mm0, mm1 translated";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::PHYBIN_ERR_ILLEGAL_INSTR);
-  }
 }
 
 }  // namespace
