@@ -16,40 +16,37 @@ BlockTable::BlockTable(uint64_t page_size) : page_size_(page_size) {
 
 BlockTable::Index BlockTable::add(uint64_t guest_start, uint64_t guest_end, const uint32_t* host, uint32_t words,
                                   const std::vector<arm64::InsnMark>& marks) {
-  BlockInfo info;
-  info.guest_start = guest_start;
-  info.guest_end = guest_end;
-  info.host = host;
-  info.host_words = words;
-  info.marks_begin = static_cast<uint32_t>(marks_.size());
+  const size_t marks_begin = marks_.size();
   for (const arm64::InsnMark& m : marks) {
     // Blocks are at most 64 instructions: both offsets fit.  Should one
     // not, later instructions map to the last mark that fit.
     if (m.host_offset > 0xffff || m.guest - guest_start > 0xffff) break;
     marks_.push_back(PackedMark{static_cast<uint16_t>(m.host_offset), static_cast<uint16_t>(m.guest - guest_start)});
   }
-  info.marks_count = static_cast<uint32_t>(marks_.size()) - info.marks_begin;
-  return push_block(info);
+  return push_block(guest_start, guest_end, host, words, marks_begin);
 }
 
 BlockTable::Index BlockTable::add(uint64_t guest_start, uint64_t guest_end, const uint32_t* host, uint32_t words,
                                   const PackedMark* marks, size_t count) {
+  const size_t marks_begin = marks_.size();
+  marks_.insert(marks_.end(), marks, marks + count);
+  return push_block(guest_start, guest_end, host, words, marks_begin);
+}
+
+// The block whose marks were just appended from `marks_begin` on.
+BlockTable::Index BlockTable::push_block(uint64_t guest_start, uint64_t guest_end, const uint32_t* host,
+                                         uint32_t words, size_t marks_begin) {
   BlockInfo info;
   info.guest_start = guest_start;
   info.guest_end = guest_end;
   info.host = host;
   info.host_words = words;
-  info.marks_begin = static_cast<uint32_t>(marks_.size());
-  info.marks_count = static_cast<uint32_t>(count);
-  marks_.insert(marks_.end(), marks, marks + count);
-  return push_block(info);
-}
-
-BlockTable::Index BlockTable::push_block(BlockInfo info) {
+  info.marks_begin = static_cast<uint32_t>(marks_begin);
+  info.marks_count = static_cast<uint32_t>(marks_.size() - marks_begin);
   info.pages_begin = static_cast<uint32_t>(pages_.size());
   const auto index = static_cast<Index>(blocks_.size());
   blocks_.push_back(info);
-  by_guest_[info.guest_start] = index;
+  by_guest_[guest_start] = index;
   return index;
 }
 

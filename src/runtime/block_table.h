@@ -86,7 +86,8 @@ class BlockTable {
   size_t size() const { return blocks_.size(); }
 
  private:
-  Index push_block(BlockInfo info);
+  Index push_block(uint64_t guest_start, uint64_t guest_end, const uint32_t* host, uint32_t words,
+                   size_t marks_begin);
   uint64_t page_of(uint64_t address) const { return address & ~(page_size_ - 1); }
   void unlink_at(size_t link);  // restores links_[link] and removes it
   void unlink_dropped();
