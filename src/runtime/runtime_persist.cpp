@@ -10,6 +10,7 @@
 // settings: all of that is the key, stored in the file and compared in
 // full.  Only code from file pages the guest cannot write is saved; a range
 // the guest remaps or re-protects stops being saved from then on.
+#include <fcntl.h>
 #include <link.h>
 #include <sys/stat.h>
 
@@ -76,6 +77,9 @@ const SelfImage& self_image() {
   }();
   return self;
 }
+
+// What the translation files of all programs may take together.
+constexpr uint64_t kMaxTranslationDirBytes = uint64_t{512} << 20;
 
 uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ull; }
 
@@ -177,6 +181,7 @@ void Runtime::load_translations() {
     }
   }
   place_saved_blocks(*image);
+  utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // recently used: pruned last
   logf(LogLevel::Info, "phybin: loaded %zu blocks from %s", image->blocks.size(), path.c_str());
 }
 
@@ -258,10 +263,12 @@ void Runtime::save_translations() {
   TranslationImage image = saved_image();
   if (image.blocks.empty()) return;
   std::string why;
-  if (write_translation_file(persist_dir_, persist_name_, serialize(image), why))
+  if (write_translation_file(persist_dir_, persist_name_, serialize(image), why)) {
     logf(LogLevel::Info, "phybin: saved %zu blocks to %s/%s", image.blocks.size(), persist_dir_.c_str(),
          persist_name_.c_str());
-  else
+    if (size_t n = prune_translation_dir(persist_dir_, kMaxTranslationDirBytes))
+      logf(LogLevel::Info, "phybin: removed %zu least recently used translation files", n);
+  } else
     logf(LogLevel::Warn, "phybin: translations not saved: %s", why.c_str());
 }
 

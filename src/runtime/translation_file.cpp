@@ -1,5 +1,6 @@
 #include "runtime/translation_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -296,6 +297,37 @@ bool read_translation_file(const std::string& path, std::vector<uint8_t>& bytes)
   }
   close(fd);
   return ok;
+}
+
+size_t prune_translation_dir(const std::string& dir, uint64_t max_bytes) {
+  struct Entry {
+    std::string path;
+    uint64_t bytes;
+    int64_t mtime_ns;
+  };
+  std::vector<Entry> files;
+  uint64_t total = 0;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (const dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      if (name.size() < 5 || name.compare(name.size() - 4, 4, ".ptc") != 0) continue;
+      struct stat st {};
+      const std::string path = dir + "/" + name;
+      if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+      files.push_back({path, static_cast<uint64_t>(st.st_size),
+                       int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec});
+      total += static_cast<uint64_t>(st.st_size);
+    }
+    closedir(d);
+  }
+  std::sort(files.begin(), files.end(), [](const Entry& a, const Entry& b) { return a.mtime_ns < b.mtime_ns; });
+  size_t removed = 0;
+  for (const Entry& f : files) {
+    if (total <= max_bytes) break;
+    if (unlink(f.path.c_str()) == 0) ++removed;
+    total -= f.bytes;
+  }
+  return removed;
 }
 
 }  // namespace phybin::runtime

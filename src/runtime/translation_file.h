@@ -76,4 +76,9 @@ bool write_translation_file(const std::string& dir, const std::string& name, con
 // False when the file is absent or unreadable.
 bool read_translation_file(const std::string& path, std::vector<uint8_t>& bytes);
 
+// Keeps the directory's translation files (*.ptc) under `max_bytes` in all
+// by removing the least recently used ones (a load renews a file's mtime).
+// Returns how many were removed.
+size_t prune_translation_dir(const std::string& dir, uint64_t max_bytes);
+
 }  // namespace phybin::runtime

@@ -33,12 +33,14 @@ Frontend::Frontend(const Hooks& hooks, const FrontendOptions& options) : hooks_(
 // MMX forms share their mnemonics with the SSE ones; a mnemonic only the
 // MMX table knows (cvtpi2ps xmm, m64) goes there too.
 Handler Frontend::handler_for(const DecodedInsn& insn) const {
-  bool mmx = false;
-  for (unsigned i = 0; i < insn.info.operand_count_visible && !mmx; ++i)
-    mmx = insn.ops[i].type == ZYDIS_OPERAND_TYPE_REGISTER &&
-          ZydisRegisterGetClass(insn.ops[i].reg.value) == ZYDIS_REGCLASS_MMX;
-  Handler h = mmx ? nullptr : handlers_.find(insn.info.mnemonic);
-  return h ? h : mmx_handlers_.find(insn.info.mnemonic);
+  const Handler main = handlers_.find(insn.info.mnemonic);
+  const Handler mmx = mmx_handlers_.find(insn.info.mnemonic);
+  if (!mmx) return main;  // most instructions: no operand scan
+  for (unsigned i = 0; i < insn.info.operand_count_visible; ++i)
+    if (insn.ops[i].type == ZYDIS_OPERAND_TYPE_REGISTER &&
+        ZydisRegisterGetClass(insn.ops[i].reg.value) == ZYDIS_REGCLASS_MMX)
+      return mmx;
+  return main ? main : mmx;
 }
 
 bool Frontend::can_translate(const DecodedInsn& insn) const { return handler_for(insn) != nullptr; }

@@ -3,7 +3,9 @@
 // refused with a reason instead of being loaded into a code cache.
 #include "runtime/translation_file.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -169,6 +171,34 @@ TEST(TranslationFile, UnwritableDirectoryGivesAReason) {
   std::string why;
   EXPECT_FALSE(write_translation_file("/proc/phybin-no-such-dir", "x.ptc", serialize(sample_image()), why));
   EXPECT_NE(why.find("/proc/phybin-no-such-dir"), std::string::npos);
+}
+
+TEST(TranslationFile, PruneRemovesTheLeastRecentlyUsedFirst) {
+  char tmpl[] = "/tmp/phybin-prune-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  const std::vector<uint8_t> kilobyte(1024, 0x5a);
+  std::string why;
+  for (const char* name : {"old.ptc", "middle.ptc", "new.ptc"}) {
+    ASSERT_TRUE(write_translation_file(dir, name, kilobyte, why)) << why;
+  }
+  ASSERT_TRUE(write_translation_file(dir, "other.txt", kilobyte, why));  // not ours: never removed
+  // Modification times far apart, oldest first.
+  const std::pair<const char*, time_t> ages[] = {{"old.ptc", 100}, {"middle.ptc", 200}, {"new.ptc", 300}};
+  for (const auto& [name, sec] : ages) {
+    timespec times[2] = {{sec, 0}, {sec, 0}};
+    ASSERT_EQ(utimensat(AT_FDCWD, (dir + "/" + name).c_str(), times, 0), 0);
+  }
+  EXPECT_EQ(prune_translation_dir(dir, 3 * 1024), 0u);
+  EXPECT_EQ(prune_translation_dir(dir, 2 * 1024), 1u);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/old.ptc"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/middle.ptc"));
+  EXPECT_EQ(prune_translation_dir(dir, 1024), 1u);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/middle.ptc"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/new.ptc"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/other.txt"));
+  EXPECT_EQ(prune_translation_dir(dir + "/missing", 0), 0u);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
