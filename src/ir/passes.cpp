@@ -46,8 +46,15 @@ bool compare_constants(Cond c, Type t, uint64_t a, uint64_t b) {
 
 }  // namespace
 
+// Per-block tables of the passes: reused, not allocated for every block.
+static std::vector<Value>& scratch_values(size_t n, Value fill) {
+  static thread_local std::vector<Value> table;
+  table.assign(n, fill);
+  return table;
+}
+
 void forward_state(Block& block) {
-  std::vector<Value> replace(block.insts.size());
+  std::vector<Value>& replace = scratch_values(block.insts.size(), 0);
   std::array<Value, kNumGuestGprs> reg_value;
   std::array<Value, 64> flag_value;
   reg_value.fill(kNoValue);
@@ -149,7 +156,7 @@ void reassociate_offsets(Block& block) {
   // (x + c1) + c2 -> x + (c1 + c2), and the same with subtractions: chains
   // of pushes, pops and pointer bumps then address memory from one base,
   // and the intermediate sums usually die.
-  std::vector<uint32_t> uses(block.insts.size(), 0);
+  std::vector<uint32_t>& uses = scratch_values(block.insts.size(), 0);
   for (const Inst& in : block.insts)
     if (!in.dead)
       for (Value a : in.args)
@@ -210,7 +217,7 @@ void fold_constants(Block& block) {
 }
 
 void eliminate_dead_code(Block& block) {
-  std::vector<uint32_t> uses(block.insts.size(), 0);
+  std::vector<uint32_t>& uses = scratch_values(block.insts.size(), 0);
   auto count = [&](Value v) {
     if (v != kNoValue) ++uses[v];
   };

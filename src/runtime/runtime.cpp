@@ -125,7 +125,8 @@ BlockTable::Index Runtime::translate(uint64_t pc) {
   if (!protect_.prepare_page(pc & ~(protect_.page_size() - 1))) return BlockTable::kNone;
   unsigned max_insns = options_.max_block_insns;
   for (;;) {
-    ir::Block block = frontend_.translate(pc, max_insns);
+    ir::Block& block = block_scratch_;
+    frontend_.translate(pc, max_insns, block);
     ir::optimize(block);
     try {
       const uint32_t* code = emit_block(block);

@@ -116,6 +116,7 @@ class Runtime {
   BlockTable blocks_;
   CodeProtect protect_;
   std::vector<arm64::InsnMark> marks_;  // scratch of emit_block
+  ir::Block block_scratch_;             // scratch of translate
   struct FreeDeleter {
     void operator()(LookupEntry* p) const { std::free(p); }
   };

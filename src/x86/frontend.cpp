@@ -87,10 +87,19 @@ bool is_direct(const ZydisDecodedInstruction& insn) { return insn.raw.imm[0].is_
 // Decodes the block first, then knows for every instruction which flags
 // are read after it, so handlers only compute flags somebody reads.
 ir::Block Frontend::translate(uint64_t rip, unsigned max_insns) const {
+  ir::Block block;
+  translate(rip, max_insns, block);
+  return block;
+}
+
+void Frontend::translate(uint64_t rip, unsigned max_insns, ir::Block& block) const {
   max_insns = std::min(max_insns, kMaxBlockInsns);
   lookahead_.clear();
-  ir::Block block;
+  block.insts.clear();  // keeps its capacity: no allocation per block
   block.guest_start = rip;
+  block.guest_end = 0;
+  block.guest_insns = 0;
+  block.exit = ir::Exit{};
   block.insts.reserve(max_insns * 16);
   ir::Builder b(block);
   // Decoded instructions are big (operands included): one buffer, reused.
@@ -111,7 +120,7 @@ ir::Block Frontend::translate(uint64_t rip, unsigned max_insns) const {
       block.guest_insns = 1;
       block.exit = ir::Exit{ir::ExitKind::Jump, ir::kNoValue, ir::kNoValue, pc, 0, 0};
       block.guest_end = pc + 1;
-      return block;
+      return;
     }
     if (!can_translate(insn)) {
       if (count == 1) report_untranslatable(insn, guest_code(pc));
@@ -152,7 +161,6 @@ ir::Block Frontend::translate(uint64_t rip, unsigned max_insns) const {
   block.guest_end = last.address + last.info.length;
   if (!ends) block.exit = ir::Exit{ir::ExitKind::Jump, ir::kNoValue, ir::kNoValue, block.guest_end, 0, 0};
   block.exit.live_flags = live_after[block.guest_insns - 1] | kFlagMask(kDF);
-  return block;
 }
 
 // Flags read after the block's last instruction `last`, which ends at `next`.

@@ -31,6 +31,8 @@ class Frontend {
   // Error(PHYBIN_ERR_ILLEGAL_INSTR) when the first instruction is one phybin
   // cannot translate; a later one just ends the block before it.
   ir::Block translate(uint64_t rip, unsigned max_insns) const;
+  // The same into `block`, whose storage is reused (the runtime's way).
+  void translate(uint64_t rip, unsigned max_insns, ir::Block& block) const;
 
   // Guest code of [start, end) as text, one instruction a line.
   std::string disassemble(uint64_t start, uint64_t end) const;
