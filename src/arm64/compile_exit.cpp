@@ -134,14 +134,17 @@ void BlockCompiler::lower_trap(Value v) {
 }
 
 // A linkable exit: the first branch goes to the code right after it until
-// the runtime patches it to jump straight to the target block.
-void BlockCompiler::exit_to(uint64_t target) {
+// the runtime patches it to jump straight to the target block.  The taken
+// side of a conditional exit names the conditional branch as its site
+// (`link_site`): the runtime patches that one when the target is within its
+// reach, so a taken loop branch costs one branch, and else this B.
+void BlockCompiler::exit_to(uint64_t target, const uint32_t* link_site) {
   uint32_t* site = a_.cursor();
   Label stub;
   a_.b(stub);
   a_.bind(stub);
   a_.mov_imm(Size::X, kTmp1, target);
-  a_.adr(kTmp0, site);
+  a_.adr(kTmp0, link_site ? link_site : site);
   a_.b(cfg_.stubs.exit);
 }
 
@@ -168,18 +171,22 @@ void BlockCompiler::lower_exit() {
     case ir::ExitKind::Jump: exit_to(e.target); return;
     case ir::ExitKind::Branch: {
       Label taken;
+      const uint32_t* branch = nullptr;
       if (fused_cond_ != ir::kNoValue) {
         lower_icmp(fused_cond_, true);
+        branch = a_.cursor();
         a_.b(fused_arm_cond_, taken);
       } else if (is_const(e.cond)) {
         exit_to(const_of(e.cond) & 1 ? e.target : e.fallthrough);
         return;
       } else {
-        a_.cbnz(Size::W, use(e.cond, kTmp0), taken);
+        Reg cond = use(e.cond, kTmp0);
+        branch = a_.cursor();
+        a_.cbnz(Size::W, cond, taken);
       }
       exit_to(e.fallthrough);
       a_.bind(taken);
-      exit_to(e.target);
+      exit_to(e.target, branch);
       return;
     }
     case ir::ExitKind::Indirect:

@@ -112,7 +112,7 @@ class BlockCompiler {
   void load_guest_state();
   void call_host(uint64_t fn);
   void lower_exit();
-  void exit_to(uint64_t target);
+  void exit_to(uint64_t target, const uint32_t* link_site = nullptr);
   void exit_indirect(Reg target);
 
   // ---- vectors (compile_vector*.cpp, through VectorLowering)

@@ -177,6 +177,27 @@ bool Assembler::patch_b(uint32_t* site, const void* target) {
   return true;
 }
 
+bool Assembler::is_conditional_branch(uint32_t word) {
+  return (word & 0xff000010) == kBCond || (word & 0x7e000000) == 0x34000000;  // B.cond; CBZ/CBNZ
+}
+
+bool Assembler::patch_branch(uint32_t* site, const void* target) {
+  if (!is_conditional_branch(*site)) return patch_b(site, target);
+  const auto delta = word_delta(site, target, 19);
+  if (!delta) return false;
+  constexpr uint32_t kImm19 = 0x7ffffu << 5;
+  *site = (*site & ~kImm19) | (static_cast<uint32_t>(*delta) & 0x7ffffu) << 5;
+  return true;
+}
+
+const uint32_t* Assembler::branch_target(const uint32_t* site) {
+  const uint32_t word = *site;
+  // Sign-extend the offset field: imm19 at bit 5, or imm26 at bit 0.
+  const int64_t words = is_conditional_branch(word) ? static_cast<int64_t>(static_cast<int32_t>(word << 8) >> 13)
+                                                    : static_cast<int64_t>(static_cast<int32_t>(word << 6) >> 6);
+  return site + words;
+}
+
 bool Assembler::patch_bl(uint32_t* site, const void* target) {
   const auto word = encode_bl(site, target);
   if (!word) return false;

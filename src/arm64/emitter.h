@@ -67,6 +67,13 @@ class Assembler {
   // nothing written, when out of range.  The caller flushes the icache.
   static bool patch_b(uint32_t* site, const void* target);
   static bool patch_bl(uint32_t* site, const void* target);
+  // Block exits branch with a B or, for the taken side of a conditional
+  // exit, with the B.cond/CBZ/CBNZ itself.  patch_branch points the branch
+  // at `site` to `target`, keeping its kind, condition and register; false,
+  // nothing written, when out of range.  branch_target: where it goes now.
+  static bool is_conditional_branch(uint32_t word);
+  static bool patch_branch(uint32_t* site, const void* target);
+  static const uint32_t* branch_target(const uint32_t* site);
 
   // N:immr:imms (13 bits, N in bit 12) of a logical immediate, if `value`
   // is one (for 32-bit, value must fit in 32 bits).

@@ -89,12 +89,13 @@ uint64_t BlockTable::guest_pc_at(Index block, const void* pc) const {
   return guest;
 }
 
-void BlockTable::add_link(uint32_t* site, Index target) { links_.push_back(Link{site, target}); }
+void BlockTable::add_link(uint32_t* site, uint32_t* unlinked, Index target) {
+  links_.push_back(Link{site, unlinked, target});
+}
 
 void BlockTable::unlink_at(size_t link) {
   uint32_t* site = links_[link].site;
-  // An exit's branch first went to the word right after it (see exit_to).
-  if (arm64::Assembler::patch_b(site, site + 1)) CodeCache::sync_icache(site, site + 1);
+  if (arm64::Assembler::patch_branch(site, links_[link].unlinked)) CodeCache::sync_icache(site, site + 1);
   links_[link] = links_.back();
   links_.pop_back();
 }

@@ -36,6 +36,7 @@ class BlockTable {
   };
   struct Link {
     uint32_t* site;
+    uint32_t* unlinked;  // where the branch at site went before linking
     Index target;
   };
 
@@ -65,8 +66,9 @@ class BlockTable {
   // The guest instruction whose code holds `pc`, inside `block`.
   uint64_t guest_pc_at(Index block, const void* pc) const;
 
-  // Block linking: `site` (an exit's branch) now jumps to `target`.
-  void add_link(uint32_t* site, Index target);
+  // Block linking: `site` (an exit's branch) now jumps to `target`; it
+  // went to `unlinked` before and goes there again when unlinked.
+  void add_link(uint32_t* site, uint32_t* unlinked, Index target);
   // Puts linked exits back to their way out to the dispatcher: all of them,
   // those inside one block's code, those of the valid blocks whose guest
   // range holds `pc`.  No allocation: usable from a signal handler.

@@ -70,10 +70,20 @@ void Runtime::flush() {
   logf(LogLevel::Info, "phybin: code cache flushed (%u so far)", cache_.flush_count());
 }
 
+// `site` is an exit's B, or the conditional branch of a taken exit: that is
+// patched when the target is within its reach, else the B its stub begins
+// with (see exit_to).  Either way the branch's unlinked target is kept.
 void Runtime::link(uint32_t* site, BlockTable::Index target) {
-  if (arm64::Assembler::patch_b(site, blocks_.at(target).host)) {
-    CodeCache::sync_icache(site, site + 1);
-    blocks_.add_link(site, target);
+  const uint32_t* host = blocks_.at(target).host;
+  for (;;) {
+    auto* unlinked = const_cast<uint32_t*>(arm64::Assembler::branch_target(site));
+    if (arm64::Assembler::patch_branch(site, host)) {
+      CodeCache::sync_icache(site, site + 1);
+      blocks_.add_link(site, unlinked, target);
+      return;
+    }
+    if (!arm64::Assembler::is_conditional_branch(*site)) return;
+    site = unlinked;
   }
 }
 

@@ -243,7 +243,7 @@ TranslationImage Runtime::saved_image() const {
     if (from == BlockTable::kNone || saved_as[from] == BlockTable::kNone) continue;
     const SavedBlock& sb = im.blocks[saved_as[from]];
     uint32_t* copy = im.code.data() + sb.code_begin + (l.site - blocks_.at(from).host);
-    arm64::Assembler::patch_b(copy, copy + 1);  // as exit_to left it
+    arm64::Assembler::patch_branch(copy, copy + (l.unlinked - l.site));  // as exit_to left it
     if (saved_as[l.target] != BlockTable::kNone)
       im.links.push_back({static_cast<uint32_t>(l.site - begin), saved_as[l.target]});
   }

@@ -302,6 +302,36 @@ TEST(EmitterPatch, PatchWritesOnlyInRange) {
   EXPECT_EQ(buf[3], 0xD503201Fu);  // untouched
 }
 
+// Exit sites: B, B.cond, CBZ/CBNZ keep their kind, condition and register
+// when re-pointed; words worked out by hand from the ARM ARM encodings.
+TEST(EmitterPatch, PatchBranchKeepsKindConditionAndRegister) {
+  std::vector<uint32_t> buf(64, 0xD503201F);
+  buf[4] = 0x5400004Au;  // b.ge +8 (to buf[6])
+  EXPECT_TRUE(Assembler::is_conditional_branch(buf[4]));
+  EXPECT_EQ(Assembler::branch_target(&buf[4]), &buf[6]);
+  EXPECT_TRUE(Assembler::patch_branch(&buf[4], &buf[1]));  // backwards 3 words
+  EXPECT_EQ(buf[4], 0x54FFFFAAu);                         // b.ge -12
+  EXPECT_EQ(Assembler::branch_target(&buf[4]), &buf[1]);
+  buf[8] = 0x35000043u;  // cbnz w3, +8
+  EXPECT_TRUE(Assembler::is_conditional_branch(buf[8]));
+  EXPECT_TRUE(Assembler::patch_branch(&buf[8], &buf[40]));
+  EXPECT_EQ(buf[8], 0x35000403u);  // cbnz w3, +128
+  buf[9] = 0xB4000025u;            // cbz x5, +4
+  EXPECT_TRUE(Assembler::is_conditional_branch(buf[9]));
+  EXPECT_EQ(Assembler::branch_target(&buf[9]), &buf[10]);
+  buf[12] = 0x14000001u;  // b +4: not conditional, patched as a B
+  EXPECT_FALSE(Assembler::is_conditional_branch(buf[12]));
+  EXPECT_TRUE(Assembler::patch_branch(&buf[12], &buf[2]));
+  EXPECT_EQ(buf[12], 0x17FFFFF6u);
+  EXPECT_EQ(Assembler::branch_target(&buf[12]), &buf[2]);
+  EXPECT_FALSE(Assembler::is_conditional_branch(0x94000000u));  // bl
+  EXPECT_FALSE(Assembler::is_conditional_branch(0x36000000u));  // tbz: another kind
+  const void* far = address(reinterpret_cast<uintptr_t>(&buf[4]) + (uintptr_t{1} << 20));
+  const uint32_t before = buf[4];
+  EXPECT_FALSE(Assembler::patch_branch(&buf[4], far));
+  EXPECT_EQ(buf[4], before);
+}
+
 // ---- Buffer overflow ---------------------------------------------------------
 
 TEST(EmitterBuffer, OverflowStopsWritingAndResetRecovers) {
