@@ -23,6 +23,8 @@ constexpr int64_t kOffHostSp = offsetof(GuestState, host_sp);
 constexpr int64_t kOffLookup = offsetof(GuestState, lookup_table);
 constexpr int64_t kOffExitLink = offsetof(GuestState, exit_link);
 constexpr int64_t kOffHelperTable = offsetof(GuestState, helper_table);
+constexpr int64_t kOffFpsrOuter = offsetof(GuestState, fpsr_outer);
+constexpr int64_t kOffSseTraps = offsetof(GuestState, sse_trap_fpsr);
 
 void emit_save_guest(Assembler& a) {
   for (unsigned i = 0; i < 16; i += 2)
@@ -124,13 +126,41 @@ void BlockCompiler::lower_call(Value v) {
 
 void BlockCompiler::lower_trap(Value v) {
   const Inst& in = b_.at(v);
-  a_.mov_imm(Size::X, kTmp0, in.imm);
+  raise_at(in.imm, in.aux);
+}
+
+// The guest state goes to memory and raise_signal(state, code) delivers
+// the signal of the instruction at guest `rip`.
+void BlockCompiler::raise_at(uint64_t rip, int code) {
+  a_.mov_imm(Size::X, kTmp0, rip);
   a_.str(Size::X, kTmp0, mem(kState, kOffRip));
   save_guest_state();
   a_.mov(Size::X, x0, kState);
-  a_.mov_imm(Size::W, x1, in.aux);
+  a_.mov_imm(Size::W, x1, static_cast<uint64_t>(code));
   call_host(reinterpret_cast<uint64_t>(cfg_.raise_signal));
   load_guest_state();
+}
+
+// Checked SSE instructions (unmasked exceptions): FPSR's cumulative flags
+// are set aside before the instruction so that its own show afterwards.
+// No NZCV is touched: a fused compare may be waiting for its branch.
+void BlockCompiler::lower_fp_trap(Value v) {
+  const Inst& in = b_.at(v);
+  a_.mrs(kTmp0, SysReg::FPSR);
+  if (in.op == Opcode::FpTrapBegin) {
+    a_.str(Size::X, kTmp0, mem(kState, kOffFpsrOuter));
+    a_.msr(SysReg::FPSR, xzr);
+    return;
+  }
+  a_.ldr(Size::X, kTmp1, mem(kState, kOffFpsrOuter));
+  a_.orr(Size::X, kTmp1, kTmp1, kTmp0);
+  a_.msr(SysReg::FPSR, kTmp1);  // MXCSR shows the old flags and the new ones
+  a_.ldr(Size::W, kTmp1, mem(kState, kOffSseTraps));
+  a_.and_(Size::X, kTmp0, kTmp0, kTmp1);
+  Label fine;
+  a_.cbz(Size::X, kTmp0, fine);
+  raise_at(in.imm, kTrapSimdFp);
+  a_.bind(fine);
 }
 
 // A linkable exit: the first branch goes to the code right after it until

@@ -85,6 +85,8 @@ void BlockCompiler::lower(Value v) {
     case Opcode::Select: lower_select(v); return;
     case Opcode::CallHelper: lower_call(v); return;
     case Opcode::Trap: lower_trap(v); return;
+    case Opcode::FpTrapBegin:
+    case Opcode::FpTrapCheck: lower_fp_trap(v); return;
     default: lower_vector(v); return;
   }
 }

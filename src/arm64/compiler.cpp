@@ -293,7 +293,8 @@ void BlockCompiler::find_destination_hints() {
   for (Value j = 0; j < n_; ++j) {
     const Inst& in = b_.at(j);
     if (in.dead) continue;
-    if (opcode_is_call(in.op) || in.op == Opcode::Trap || may_fault(in.op)) last_barrier = j;
+    if (opcode_is_call(in.op) || in.op == Opcode::Trap || in.op == Opcode::FpTrapCheck || may_fault(in.op))
+      last_barrier = j;
     if (in.op == Opcode::GetReg) {
       last_touch[in.aux] = j;
       holders_live[in.aux] = std::max(holders_live[in.aux], last_use_[rep_[j]]);

@@ -111,6 +111,8 @@ class BlockCompiler {
   void save_guest_state();
   void load_guest_state();
   void call_host(uint64_t fn);
+  void raise_at(uint64_t rip, int code);
+  void lower_fp_trap(ir::Value v);
   void lower_exit();
   void exit_to(uint64_t target, const uint32_t* link_site = nullptr);
   void exit_indirect(Reg target);

@@ -17,6 +17,10 @@ enum GuestReg : uint8_t {
   kNumGuestGprs
 };
 
+// What raise_signal reports besides plain signal numbers: an unmasked SSE
+// floating-point exception (#XM: SIGFPE with the si_code of the exception).
+constexpr int kTrapSimdFp = 0x108;
+
 // Bit positions in RFLAGS.
 enum FlagBit : uint8_t { kCF = 0, kPF = 2, kAF = 4, kZF = 6, kSF = 7, kDF = 10, kOF = 11 };
 constexpr uint64_t kFlagMask(FlagBit bit) { return uint64_t{1} << bit; }
@@ -34,8 +38,11 @@ struct alignas(16) GuestState {
   uint64_t fs_base;             // 144
   uint64_t gs_base;             // 152
   uint32_t mxcsr;               // 160
-  uint32_t pad0;
-  uint64_t pad1;                // 168
+  // 164: FPSR exception bits of the MXCSR exceptions the guest unmasked (0
+  // when all are masked, as almost always); translated code then checks
+  // its SSE floating-point instructions (FpTrapCheck).
+  uint32_t sse_trap_fpsr;
+  uint64_t fpsr_outer;          // 168: FPSR flags from before the instruction being checked
   Vec128 xmm[16];               // 176 .. 432
 
   // x87 / MMX, kept in memory; all x87 work is done in helpers
@@ -64,6 +71,7 @@ static_assert(offsetof(GuestState, rip) == 128);
 static_assert(offsetof(GuestState, rflags) == 136);
 static_assert(offsetof(GuestState, fs_base) == 144);
 static_assert(offsetof(GuestState, mxcsr) == 160);
+static_assert(offsetof(GuestState, sse_trap_fpsr) == 164);
 static_assert(offsetof(GuestState, xmm) == 176);
 static_assert(offsetof(GuestState, st) == 432);
 static_assert(offsetof(GuestState, fcw) == 560);

@@ -109,6 +109,7 @@ void eliminate_dead_flags(Block& block) {
         case Opcode::SetFlags: live &= ~(kArithFlags | kFlagMask(kDF)); break;
         case Opcode::GetFlags:
         case Opcode::CallHelper:
+        case Opcode::FpTrapCheck:
         case Opcode::Trap: live = ~uint64_t{0}; break;
         case Opcode::Load: case Opcode::Store: case Opcode::VLoad: case Opcode::VStore:
         case Opcode::VCheckAlign: may_fault = true; break;
@@ -142,6 +143,7 @@ void eliminate_dead_register_writes(Block& block) {
       case Opcode::GetReg: overwritten &= ~(1u << in.aux); break;
       case Opcode::CallHelper:
       case Opcode::Trap:
+      case Opcode::FpTrapCheck:
       case Opcode::Load:
       case Opcode::Store:
       case Opcode::VLoad:

@@ -40,6 +40,7 @@ x86::Hooks make_hooks() {
   x86::Hooks hooks;
   hooks.syscall = &Runtime::syscall_entry;
   hooks.raise_signal = &raise_guest_signal;
+  hooks.fp_traps_changed = &Runtime::fp_traps_changed;
   return hooks;
 }
 
@@ -164,6 +165,13 @@ BlockTable::Index Runtime::translate(uint64_t pc) {
   }
 }
 
+// The block that changed MXCSR ends with an indirect exit (family_sse.cpp):
+// with an empty table that exit comes back to the dispatcher, which then
+// retranslates in the other mode.
+void Runtime::fp_traps_changed(GuestState* state) {
+  if (Runtime* rt = current()) state->lookup_table = reinterpret_cast<uint64_t>(rt->empty_lookup_.get());
+}
+
 void Runtime::log_stats() const {
   logf(LogLevel::Info,
        "phybin: %llu blocks translated (%llu guest instructions), %llu loaded, code cache %zu of %zu KiB used, "
@@ -196,6 +204,12 @@ void Runtime::run(GuestState& state) {
     if (deferred_count_ || deferred_overflow_) run_deferred_invalidations();
     // A handler now runs instead of the exit's target: nothing to link.
     if ((signals_pending() || signals_held()) && deliver_pending_signals(state)) site = nullptr;
+    // SSE exceptions unmasked or masked again: translations change kind.
+    if ((state.sse_trap_fpsr != 0) != frontend_.fp_traps()) {
+      flush();
+      frontend_.set_fp_traps(state.sse_trap_fpsr != 0);
+      site = nullptr;
+    }
     BlockTable::Index block = lookup_or_translate(state.rip);
     if (block == BlockTable::kNone) {
       raise_exec_fault(state);

@@ -82,6 +82,8 @@ class Runtime {
   // The guest's `syscall` (CallHelper hook): the Linux layer's call, plus
   // rt_sigreturn and signal delivery at system calls.
   static uint64_t syscall_entry(GuestState* s, uint64_t, uint64_t);
+  // Hooks::fp_traps_changed: MXCSR changed the translation mode.
+  static void fp_traps_changed(GuestState* state);
 
  private:
   // kNone when guest code at pc is not mapped (the guest then gets SIGSEGV).

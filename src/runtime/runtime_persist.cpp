@@ -251,7 +251,9 @@ TranslationImage Runtime::saved_image() const {
 }
 
 void Runtime::save_translations() {
-  // Nothing new since the load: the file holds all of it already.
+  // Nothing new since the load: the file holds all of it already.  (Code
+  // checked for unmasked SSE exceptions is saved too: with them masked its
+  // checks never fire, so it is right in any run, only slower.)
   if (persist_dir_.empty() || blocks_translated_ == 0) return;
   const SelfImage& self = self_image();
   for (size_t slot = 0; slot < helpers_.size(); ++slot) {

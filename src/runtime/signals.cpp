@@ -71,6 +71,26 @@ bool guarded_copy(void* dst, const void* src, size_t n) {
   return true;
 }
 
+// #XM: the si_code names the first unmasked exception raised, in the
+// order Linux tests them (invalid, divide, overflow, underflow or
+// denormal, precision).
+GuestSignal simd_fp_signal(GuestState& st) {
+  constexpr int kFpeFltdiv = 3, kFpeFltovf = 4, kFpeFltund = 5, kFpeFltres = 6, kFpeFltinv = 7;
+  const auto mxcsr = static_cast<uint32_t>(x86::sse::helper_stmxcsr(&st, 0, 0));
+  const uint32_t raised = mxcsr & ~(mxcsr >> 7) & 0x3f;
+  GuestSignal g;
+  g.sig = SIGFPE;
+  g.info.si_signo = SIGFPE;
+  g.info.si_code = (raised & 0x01) ? kFpeFltinv
+                   : (raised & 0x04) ? kFpeFltdiv
+                   : (raised & 0x08) ? kFpeFltovf
+                   : (raised & 0x12) ? kFpeFltund
+                                     : kFpeFltres;
+  g.info.fields[0] = st.rip;
+  g.trapno = sys::kX86TrapSimdFp;
+  return g;
+}
+
 // What the CPU reports for the traps raise_guest_signal() stands for.
 GuestSignal trap_signal(int sig, uint64_t rip) {
   GuestSignal g;
@@ -275,7 +295,7 @@ void raise_guest_signal(GuestState* state, int signal) {
   logf(LogLevel::Info, "phybin: guest signal %d at %#llx", signal, static_cast<unsigned long long>(state->rip));
   Runtime* rt = Runtime::current();
   if (!rt) die_of_signal(signal);
-  queue_sync_signal(trap_signal(signal, state->rip));
+  queue_sync_signal(signal == kTrapSimdFp ? simd_fp_signal(*state) : trap_signal(signal, state->rip));
   state->exit_link = 0;
   rt->stubs().leave(state);
   __builtin_unreachable();

@@ -20,6 +20,10 @@ struct Hooks {
   // Delivers a synchronous guest signal (SIGFPE of a divide, SIGILL...);
   // does not return when the signal kills the guest.
   void (*raise_signal)(GuestState*, int signal) = nullptr;
+  // The guest unmasked its first SSE exception or masked its last one: code
+  // must be translated with (or without) exception checks from the next
+  // instruction on.  Called by the MXCSR helpers.
+  void (*fp_traps_changed)(GuestState*) = nullptr;
 };
 
 // The last instruction that set the arithmetic flags in this block, so a

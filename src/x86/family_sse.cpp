@@ -192,9 +192,18 @@ bool movnti(Ctx& c) {
   return true;
 }
 
+// After a new MXCSR the code that follows may need translating anew (with
+// or without SSE exception checks): the block ends with an exit through
+// the indirect-branch table, which the runtime empties when that happens.
+void end_block_after_mxcsr_change(Ctx& c) {
+  c.exit() = ir::Exit{ir::ExitKind::Indirect, ir::kNoValue, c.b.constant(Type::I64, c.next), 0, 0};
+  c.ends_block = true;
+}
+
 bool ldmxcsr(Ctx& c) {
   Value v = c.b.zext(Type::I64, c.b.load(Type::I32, effective_address(c, 0)));
   c.b.call(Type::Void, reinterpret_cast<const void*>(&sse::helper_ldmxcsr), v);
+  end_block_after_mxcsr_change(c);
   return true;
 }
 
@@ -209,6 +218,7 @@ template <bool kSave>
 bool fxsave(Ctx& c) {
   Value addr = effective_address(c, 0);
   c.b.call(Type::Void, reinterpret_cast<const void*>(kSave ? &sse::helper_fxsave : &sse::helper_fxrstor), addr);
+  if (!kSave) end_block_after_mxcsr_change(c);
   return true;
 }
 

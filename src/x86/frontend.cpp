@@ -45,6 +45,17 @@ Handler Frontend::handler_for(const DecodedInsn& insn) const {
 
 bool Frontend::can_translate(const DecodedInsn& insn) const { return handler_for(insn) != nullptr; }
 
+namespace {
+
+// Intel's exception types 2 and 3: the SSE instructions that can raise
+// SIMD floating-point exceptions.
+bool may_raise_simd_fp_exception(const ZydisDecodedInstruction& insn) {
+  return insn.meta.exception_class == ZYDIS_EXCEPTION_CLASS_SSE2 ||
+         insn.meta.exception_class == ZYDIS_EXCEPTION_CLASS_SSE3;
+}
+
+}  // namespace
+
 bool Frontend::translate_one(ir::Builder& b, const DecodedInsn& insn, uint64_t live_flags, FlagSource& flags,
                              bool& ends) const {
   Handler h = handler_for(insn);
@@ -53,11 +64,14 @@ bool Frontend::translate_one(ir::Builder& b, const DecodedInsn& insn, uint64_t l
   FlagSource saved = flags;
   Ctx c{b, insn, hooks_, flags, insn.address, insn.address + insn.info.length};
   c.live_flags = live_flags;
+  const bool checked = fp_traps_ && may_raise_simd_fp_exception(insn.info);
+  if (checked) b.emit(ir::Opcode::FpTrapBegin, ir::Type::Void);
   if (!h(c)) {
     b.block().insts.resize(mark);  // the handler gave up part-way: drop what it emitted
     flags = saved;
     return false;
   }
+  if (checked) b.emit(ir::Opcode::FpTrapCheck, ir::Type::Void, ir::kNoValue, ir::kNoValue, ir::kNoValue, insn.address);
 
   // An instruction that writes flags without recording itself as the flag
   // source invalidates fusion with an earlier one.

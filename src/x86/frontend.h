@@ -34,6 +34,12 @@ class Frontend {
   // The same into `block`, whose storage is reused (the runtime's way).
   void translate(uint64_t rip, unsigned max_insns, ir::Block& block) const;
 
+  // With SSE exceptions unmasked (GuestState::sse_trap_fpsr), each SSE
+  // instruction that can raise one is checked: it raises SIGFPE when it
+  // raised an unmasked exception.  Off: no checks, the code as usual.
+  void set_fp_traps(bool on) { fp_traps_ = on; }
+  bool fp_traps() const { return fp_traps_; }
+
   // Guest code of [start, end) as text, one instruction a line.
   std::string disassemble(uint64_t start, uint64_t end) const;
 
@@ -74,6 +80,7 @@ class Frontend {
 
   Decoder decoder_;
   HandlerTable handlers_;
+  bool fp_traps_ = false;
   HandlerTable mmx_handlers_;  // for instructions with MM register operands
   Handler handler_for(const DecodedInsn& insn) const;
   Hooks hooks_;

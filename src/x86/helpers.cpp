@@ -58,6 +58,10 @@ void set_helper_hooks(const Hooks& hooks) { g_hooks = hooks; }
 
 void helper_raise_signal(GuestState* s, int signal) { g_hooks.raise_signal(s, signal); }
 
+void helper_fp_traps_changed(GuestState* s) {
+  if (g_hooks.fp_traps_changed) g_hooks.fp_traps_changed(s);
+}
+
 uint64_t helper_string(GuestState* s, uint64_t op, uint64_t) {
   auto kind = static_cast<StringOp::Kind>(op & 0xff);
   auto rep = static_cast<StringOp::RepKind>((op >> 8) & 0xff);

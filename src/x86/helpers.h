@@ -11,6 +11,8 @@ void set_helper_hooks(const Hooks& hooks);
 // Delivers a synchronous guest signal from inside a helper (through the
 // runtime's Hooks::raise_signal).
 void helper_raise_signal(GuestState* s, int signal);
+// Hooks::fp_traps_changed, if the runtime gave one.
+void helper_fp_traps_changed(GuestState* s);
 
 // a = packed StringOp (see below), b unused.
 uint64_t helper_string(GuestState* s, uint64_t op, uint64_t);

@@ -2,6 +2,7 @@
 // FPCR/FPSR while the guest runs), FXSAVE/FXRSTOR and MASKMOVDQU.
 #include <cstring>
 
+#include "x86/helpers.h"
 #include "x86/sse.h"
 
 namespace phybin::x86::sse {
@@ -61,6 +62,10 @@ uint64_t fpsr_from_mxcsr_flags(uint32_t mxcsr) {
 
 void write_mxcsr(GuestState* s, uint32_t value) {
   s->mxcsr = value & 0xffff;
+  const auto traps = static_cast<uint32_t>(fpsr_from_mxcsr_flags(~(value >> 7) & kMxcsrFlags));
+  const bool changed = (traps != 0) != (s->sse_trap_fpsr != 0);
+  s->sse_trap_fpsr = traps;
+  if (changed) helper_fp_traps_changed(s);
   apply_mxcsr(s->mxcsr);
   uint64_t all_flags = fpsr_from_mxcsr_flags(kMxcsrFlags);
   write_fpsr((read_fpsr() & ~all_flags) | fpsr_from_mxcsr_flags(value));
@@ -73,9 +78,9 @@ uint32_t current_mxcsr(const GuestState* s) {
 }  // namespace
 
 // AArch64 has one flush-to-zero bit for inputs and outputs: it is set when
-// the guest asks for either FTZ or DAZ.  Exception masks have no effect
-// (FPCR trap enables are optional in the architecture and phybin keeps
-// them off): unmasked SSE exceptions do not raise SIGFPE.
+// the guest asks for either FTZ or DAZ.  FPCR's trap enables stay off (they
+// are optional in the architecture): unmasked SSE exceptions are found by
+// checks in the translated code instead (GuestState::sse_trap_fpsr).
 void apply_mxcsr(uint32_t mxcsr) {
   uint64_t fpcr = read_fpcr() & ~(kFpcrRMode | kFpcrFz);
   fpcr |= kRModeOfRc[(mxcsr >> 13) & 3] << 22;
