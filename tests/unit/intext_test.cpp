@@ -66,6 +66,22 @@ const ir::Inst* call_of(const Block& b, const void* fn) {
 // ---------------------------------------------------------------------------
 // Frontend
 
+TEST(IntExtFrontend, TzcntLzcntDecodeAsThemselvesWithTheirFlags) {
+  Block tz = Code{0xf3, 0x48, 0x0f, 0xbc, 0xc3}.translate();  // tzcnt rax, rbx
+  EXPECT_EQ(count(tz, Opcode::Ctz), 1) << ir::print_block(tz);
+  EXPECT_EQ(count(tz, Opcode::Select), 0) << "tzcnt of zero gives the width, no bsf-style select";
+  for (uint8_t bit : {kCF, kZF, kSF, kOF, kPF, kAF}) EXPECT_TRUE(sets_flag(tz, bit)) << int(bit);
+  Block lz = Code{0xf3, 0x0f, 0xbd, 0xca}.translate();  // lzcnt ecx, edx
+  EXPECT_EQ(count(lz, Opcode::Clz), 1) << ir::print_block(lz);
+  Block tz16 = Code{0x66, 0xf3, 0x0f, 0xbc, 0xc3}.translate();  // tzcnt ax, bx
+  ASSERT_EQ(count(tz16, Opcode::Ctz), 1);
+  for (const ir::Inst& i : tz16.insts) {
+    if (i.op == Opcode::Ctz) {
+      EXPECT_EQ(i.type, Type::I32) << "a 16-bit count is taken in 32 bits, bounded at 16";
+    }
+  }
+}
+
 TEST(IntExtFrontend, VexBmiInstructionsTranslate) {
   Block andn = Code{0xc4, 0xe2, 0xe0, 0xf2, 0xc1}.translate();  // andn rax, rbx, rcx
   EXPECT_EQ(count(andn, Opcode::AndNot), 1) << ir::print_block(andn);
