@@ -66,6 +66,12 @@ Settings read_settings() {
     s.strict_flags = text == "1";
   }
   s.translation_dir = translation_dir_setting();
+  if (const char* v = std::getenv("PHYBIN_HOST_CRC32")) {
+    std::string text = v;
+    if (text != "0" && text != "1")
+      throw Error(ErrorCode::PHYBIN_ERR_USAGE, "PHYBIN_HOST_CRC32='" + text + "' must be 0 or 1");
+    s.host_crc32 = text == "1";
+  }
   return s;
 }
 

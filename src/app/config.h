@@ -11,6 +11,7 @@ struct Settings {
   size_t cache_bytes = 64u << 20;
   int log_level = 0;
   bool strict_flags = false;  // PHYBIN_STRICT_FLAGS
+  bool host_crc32 = true;     // PHYBIN_HOST_CRC32=0: x86 crc32 through the helper (tests it)
   std::string log_file;
   // PHYBIN_CACHE_DIR: where translations are kept between runs; empty: not kept.
   std::string translation_dir;

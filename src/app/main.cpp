@@ -104,6 +104,7 @@ runtime::PersistOptions persist_options(const Settings& settings, const elf::Loa
   options.cache_bytes = settings.cache_bytes;
   options.strict_flags = settings.strict_flags;
   options.persist = persist_options(settings, image, process.guest_exe_path);
+  options.host_crc32 = settings.host_crc32;
   static runtime::Runtime rt(options);
   rt.load_translations();
   if (heap_gap != MAP_FAILED) munmap(heap_gap, kHeapGap);

@@ -76,7 +76,7 @@ void BlockCompiler::lower(Value v) {
     case Opcode::Shl: case Opcode::Lshr: case Opcode::Ashr: case Opcode::Ror: lower_shift(v); return;
     case Opcode::ZExt: case Opcode::SExt: case Opcode::Trunc: lower_extend(v); return;
     case Opcode::ExtractBits: case Opcode::InsertBits: case Opcode::Bswap: case Opcode::Clz:
-    case Opcode::Ctz: case Opcode::Popcount: case Opcode::Parity:
+    case Opcode::Ctz: case Opcode::Popcount: case Opcode::Parity: case Opcode::Crc32c:
       lower_bits(v);
       return;
     case Opcode::ICmp:
@@ -286,6 +286,14 @@ void BlockCompiler::lower_bits(Value v) {
       a_.cnt(VArr::B8, regmap::kVTmp0, regmap::kVTmp0);
       a_.addv(VArr::B8, regmap::kVTmp0, regmap::kVTmp0);
       a_.umov(FSize::B, def_gpr(v), regmap::kVTmp0, 0);
+      return;
+    }
+    case Opcode::Crc32c: {
+      Reg crc = use(in.args[0], kTmp0);
+      Reg data = use(in.args[1], kTmp1);
+      Type dt = b_.at(in.args[1]).type;
+      unsigned size_log2 = dt == Type::I8 ? 0 : dt == Type::I16 ? 1 : dt == Type::I32 ? 2 : 3;
+      a_.crc32c(size_log2, def_gpr(v), crc, data);
       return;
     }
     case Opcode::Parity: {

@@ -220,6 +220,8 @@ class Assembler {
   void rev(Size s, Reg rd, Reg rn);
   void rev16(Size s, Reg rd, Reg rn);
   void rev32(Reg xd, Reg xn);  // X only
+  // CRC32C of the low 1 << size_log2 bytes of rm into wn -> wd (crc32cx for 3).
+  void crc32c(unsigned size_log2, Reg rd, Reg rn, Reg rm);
 
   // ---- Conditional select and compare -------------------------------------
   void csel(Size s, Reg rd, Reg rn, Reg rm, Cond c);

@@ -291,6 +291,9 @@ void Assembler::rev16(Size s, Reg d, Reg n) { emit(dp1(0x1, s, d, n)); }
 void Assembler::rev(Size s, Reg d, Reg n) { emit(dp1(is64(s) ? 0x3 : 0x2, s, d, n)); }
 void Assembler::rev32(Reg d, Reg n) { emit(dp1(0x2, Size::X, d, n)); }
 void Assembler::clz(Size s, Reg d, Reg n) { emit(dp1(0x4, s, d, n)); }
+void Assembler::crc32c(unsigned size_log2, Reg d, Reg n, Reg m) {
+  emit(dp2(0x14 | size_log2, size_log2 == 3 ? Size::X : Size::W, d, n, m));
+}
 void Assembler::cls(Size s, Reg d, Reg n) { emit(dp1(0x5, s, d, n)); }
 
 // ---- Conditional select and compare ------------------------------------------

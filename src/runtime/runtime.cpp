@@ -8,6 +8,7 @@
 #include <iterator>
 #include <string>
 
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "common/error.h"
@@ -36,6 +37,20 @@ LookupEntry* new_lookup_table() {
   return static_cast<LookupEntry*>(std::calloc(kLookupEntries, sizeof(LookupEntry)));
 }
 
+// What the frontend may use of the host: the CRC32 instructions are
+// optional in ARMv8.0 (HWCAP_CRC32, bit 7 of AT_HWCAP).
+x86::FrontendOptions frontend_options(const RuntimeOptions& options) {
+  x86::FrontendOptions out;
+  out.strict_flags = options.strict_flags;
+#if defined(__aarch64__)
+  constexpr unsigned long kHwcapCrc32 = 1ul << 7;
+  out.host_crc32 = options.host_crc32 && (getauxval(AT_HWCAP) & kHwcapCrc32) != 0;
+#else
+  out.host_crc32 = options.host_crc32;
+#endif
+  return out;
+}
+
 x86::Hooks make_hooks() {
   x86::Hooks hooks;
   hooks.syscall = &Runtime::syscall_entry;
@@ -51,7 +66,7 @@ Runtime* Runtime::current() { return g_runtime; }
 Runtime::Runtime(const RuntimeOptions& options)
     : options_(options),
       cache_(options.cache_bytes),
-      frontend_(make_hooks(), x86::FrontendOptions{options.strict_flags}),
+      frontend_(make_hooks(), frontend_options(options)),
       blocks_(host_page_size()),
       protect_(host_page_size()) {
   x86::set_helper_hooks(make_hooks());

@@ -33,6 +33,7 @@ struct PersistOptions {
 struct RuntimeOptions {
   size_t cache_bytes = 64u << 20;
   bool strict_flags = false;
+  bool host_crc32 = true;  // use the host's CRC32 instructions when it has them
   unsigned max_block_insns = 48;
   PersistOptions persist;
 };

@@ -82,6 +82,10 @@ void register_x87(HandlerTable& t);
 // Instructions with MM register operands get their own table (the same
 // mnemonics as SSE); emms goes to the main one.
 void register_mmx(HandlerTable& mmx, HandlerTable& main);
+void register_bmi(HandlerTable& t);
+void register_intext(HandlerTable& t);
+void register_sse42(HandlerTable& t, bool host_crc32);
+void register_sha(HandlerTable& t);
 
 // String forms of the mnemonics MOVSD/CMPSD (see family_string.cpp).
 bool string_movsd(Ctx& c);

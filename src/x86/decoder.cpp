@@ -8,10 +8,10 @@ namespace phybin::x86 {
 
 Decoder::Decoder() {
   ZydisDecoderInit(&decoder_, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
-  // CPUID does not advertise BMI1/LZCNT yet, so F3 0F BC/BD must mean
-  // BSF/BSR as on a CPU without them: decoding and CPUID have to agree.
-  ZydisDecoderEnableMode(&decoder_, ZYDIS_DECODER_MODE_TZCNT, ZYAN_FALSE);
-  ZydisDecoderEnableMode(&decoder_, ZYDIS_DECODER_MODE_LZCNT, ZYAN_FALSE);
+  // F3 0F BC/BD are TZCNT/LZCNT on a CPU with BMI1/LZCNT and BSF/BSR
+  // without: CPUID advertises both (helpers.cpp), so decoding must agree.
+  ZydisDecoderEnableMode(&decoder_, ZYDIS_DECODER_MODE_TZCNT, ZYAN_TRUE);
+  ZydisDecoderEnableMode(&decoder_, ZYDIS_DECODER_MODE_LZCNT, ZYAN_TRUE);
   ZydisFormatterInit(&formatter_, ZYDIS_FORMATTER_STYLE_INTEL);
 }
 

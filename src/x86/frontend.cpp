@@ -28,6 +28,10 @@ Frontend::Frontend(const Hooks& hooks, const FrontendOptions& options) : hooks_(
   register_x87(handlers_);
   register_sse(handlers_);
   register_mmx(mmx_handlers_, handlers_);
+  register_bmi(handlers_);
+  register_intext(handlers_);
+  register_sse42(handlers_, options.host_crc32);
+  register_sha(handlers_);
 }
 
 // MMX forms share their mnemonics with the SSE ones; a mnemonic only the

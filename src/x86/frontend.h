@@ -20,6 +20,9 @@ struct FrontendOptions {
   // Assume flags may be live across indirect jumps (never the case in
   // compiler output; costs a full flag computation before each one).
   bool strict_flags = false;
+  // The host has the AArch64 CRC32 instructions (HWCAP_CRC32): x86 crc32
+  // becomes one crc32c instruction, else a helper call.
+  bool host_crc32 = true;
 };
 
 class Frontend {
@@ -46,6 +49,7 @@ class Frontend {
   // True when the instruction at `rip` decodes and has a handler.
   bool can_translate(const DecodedInsn& insn) const;
   const Decoder& decoder() const { return decoder_; }
+  const FrontendOptions& options() const { return options_; }
   // Forgets what it learnt about guest code (after the code changed).
   void forget_code() const {
     live_in_.clear();

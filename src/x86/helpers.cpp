@@ -208,7 +208,17 @@ struct CpuidResult {
 // glibc checks for.  Nothing beyond what phybin translates.
 constexpr uint32_t kLeaf1Edx = (1u << 0) | (1u << 4) | (1u << 8) | (1u << 15) | (1u << 23) | (1u << 24) |
                                (1u << 25) | (1u << 26);
-constexpr uint32_t kLeaf1Ecx = 0;
+// CPUID.1:ECX: CX16 (13), MOVBE (22), POPCNT (23).
+constexpr uint32_t kLeaf1Ecx = (1u << 13) | (1u << 22) | (1u << 23);
+// SSE4.2 (bit 20) is translated, but advertised only together with SSSE3
+// (9) and SSE4.1 (19): a real CPU never has it without them, and glibc's
+// SSE4.2 string routines use pshufb and palignr as well.
+constexpr uint32_t kSse42Needs = (1u << 9) | (1u << 19);
+constexpr uint32_t kLeaf1EcxAdvertised = kLeaf1Ecx | ((kLeaf1Ecx & kSse42Needs) == kSse42Needs ? 1u << 20 : 0);
+// CPUID.(7,0):EBX: BMI1 (3), BMI2 (8), ADX (19), SHA (29).
+constexpr uint32_t kLeaf7Ebx = (1u << 3) | (1u << 8) | (1u << 19) | (1u << 29);
+// CPUID.80000001h:ECX: LAHF/SAHF in 64-bit mode (0), ABM/LZCNT (5).
+constexpr uint32_t kExtLeaf1Ecx = (1u << 0) | (1u << 5);
 
 uint32_t chars(const char* s) {
   uint32_t v;
@@ -233,11 +243,12 @@ CpuidResult cpuid(uint32_t leaf, uint32_t sub) {
   static const char kBrand[] = "phybin x86-64 on AArch64                        ";
   switch (leaf) {
     case 0: return {7, chars("Genu"), chars("ntel"), chars("ineI")};
-    case 1: return {0x000306A9, 0x00010800, kLeaf1Ecx, kLeaf1Edx};  // family 6, 1 logical CPU
+    case 1: return {0x000306A9, 0x00010800, kLeaf1EcxAdvertised, kLeaf1Edx};  // family 6, 1 logical CPU
     case 2: return {0x0000FF01, 0, 0, 0};                           // "use leaf 4"
     case 4: return cache_leaf(sub);
+    case 7: return sub == 0 ? CpuidResult{0, kLeaf7Ebx, 0, 0} : CpuidResult{0, 0, 0, 0};
     case 0x80000000: return {0x80000008, 0, 0, 0};
-    case 0x80000001: return {0, 0, 1u /*LAHF*/, (1u << 11) | (1u << 20) | (1u << 29)};
+    case 0x80000001: return {0, 0, kExtLeaf1Ecx, (1u << 11) | (1u << 20) | (1u << 29)};
     case 0x80000002:
     case 0x80000003:
     case 0x80000004: {

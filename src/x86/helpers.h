@@ -30,6 +30,13 @@ uint64_t helper_div(GuestState* s, uint64_t divisor, uint64_t kind);
 // Updates CF and OF in the guest state; returns the result.
 uint64_t helper_rotate_carry(GuestState* s, uint64_t value, uint64_t b);
 
+// pdep/pext of 64-bit values (int_helpers.cpp).
+uint64_t helper_pdep(GuestState* s, uint64_t src, uint64_t mask);
+uint64_t helper_pext(GuestState* s, uint64_t src, uint64_t mask);
+// cmpxchg16b on the 16 aligned bytes at `addr`: RDX:RAX, RCX:RBX and ZF
+// in the guest state; atomic on AArch64 hosts.
+uint64_t helper_cmpxchg16b(GuestState* s, uint64_t addr, uint64_t);
+
 uint64_t helper_cpuid(GuestState* s, uint64_t, uint64_t);
 uint64_t helper_rdtsc(GuestState* s, uint64_t, uint64_t);
 

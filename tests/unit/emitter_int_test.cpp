@@ -264,6 +264,10 @@ void multiply_divide_bits(DisasmBatch& t) {
   E("rev16 x0, x1");                      a.rev16(Size::X, x0, x1);
   E("rev16 w0, w1");                      a.rev16(Size::W, w0, w1);
   E("rev32 x0, x1");                      a.rev32(x0, x1);
+  E("crc32cb w0, w1, w2");                a.crc32c(0, w0, w1, w2);
+  E("crc32ch w3, w4, w5");                a.crc32c(1, w3, w4, w5);
+  E("crc32cw w6, w7, w8");                a.crc32c(2, w6, w7, w8);
+  E("crc32cx w9, w10, x11");              a.crc32c(3, w9, w10, x11);
 }
 
 void conditional(DisasmBatch& t) {
