@@ -204,7 +204,8 @@ struct CpuidResult {
 // glibc checks for.  Nothing beyond what phybin translates.
 constexpr uint32_t kLeaf1Edx = (1u << 0) | (1u << 4) | (1u << 8) | (1u << 15) | (1u << 23) | (1u << 24) |
                                (1u << 25) | (1u << 26);
-constexpr uint32_t kLeaf1Ecx = 0;
+// CPUID.1:ECX: SSE3 (bit 0), SSSE3 (9), SSE4.1 (19).
+constexpr uint32_t kLeaf1Ecx = (1u << 0) | (1u << 9) | (1u << 19);
 
 uint32_t chars(const char* s) {
   uint32_t v;
