@@ -46,7 +46,7 @@ class VectorLowering {
   void lower_multiply(ir::Value v);
   void shuffle32(VReg d, VReg x, unsigned imm);
 
-  // ---- SSSE3/SSE4.1 (compile_vector_ext.cpp)
+  // ---- SSSE3/SSE4.1, AES, PCLMULQDQ (compile_vector_ext.cpp)
   bool lower_ext(ir::Value v);
   void lower_pairwise(ir::Value v);
   void lower_extend(ir::Value v);
@@ -54,6 +54,8 @@ class VectorLowering {
   void lower_test_zero(ir::Value v);
   void lower_blend_imm(ir::Value v);
   void lower_blend_var(ir::Value v);
+  void lower_aes_round(ir::Value v);
+  void lower_clmul(ir::Value v);
   void select(VReg d, VReg mask, VReg if_set, VReg if_clear);
 
   // ---- floating point (compile_vector_fp.cpp)

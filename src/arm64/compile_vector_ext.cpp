@@ -1,6 +1,6 @@
-// Lowering of the SSSE3/SSE4.1 vector operations to NEON: byte tables,
+// Lowering of the SSSE3/SSE4.1 vector operations to NEON (byte tables,
 // alignr, abs/sign, horizontal and widening multiplies, extensions, ptest,
-// and the blends.
+// the blends) and of AES-NI and PCLMULQDQ to the AArch64 crypto extension.
 #include "arm64/compile_vector.h"
 
 namespace phybin::arm64 {
@@ -45,6 +45,13 @@ bool VectorLowering::lower_ext(Value v) {
     case VecOp::ByteTable: case VecOp::AlignRight: lower_byte_permute(v); return true;
     case VecOp::TestZero: lower_test_zero(v); return true;
     case VecOp::BlendImm: lower_blend_imm(v); return true;
+    case VecOp::AesEnc: case VecOp::AesEncLast: case VecOp::AesDec: case VecOp::AesDecLast: lower_aes_round(v); return true;
+    case VecOp::AesImc: {
+      VReg x = vreg_of(i.args[0]);
+      a_.aesimc(def(v), x);
+      return true;
+    }
+    case VecOp::ClMul: lower_clmul(v); return true;
     default: return false;
   }
 }
@@ -180,6 +187,45 @@ void VectorLowering::lower_blend_imm(Value v) {
     a_.ins(FSize::D, kVTmp0, 1, kVTmp1, 0);
   }
   select(d, kVTmp0, y, x);
+}
+
+// x86 rounds XOR the key last, AArch64's AESE/AESD first: a zero key in
+// AESE/AESD, then the x86 key.  Both number the state bytes as FIPS-197.
+void VectorLowering::lower_aes_round(Value v) {
+  const Inst& i = inst(v);
+  const auto op = static_cast<VecOp>(i.aux);
+  VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+  a_.movi(VArr::D2, kVTmp1, 0);
+  a_.mov(VArr::B16, kVTmp0, x);
+  if (op == VecOp::AesEnc || op == VecOp::AesEncLast) {
+    a_.aese(kVTmp0, kVTmp1);
+    if (op == VecOp::AesEnc) a_.aesmc(kVTmp0, kVTmp0);
+  } else {
+    a_.aesd(kVTmp0, kVTmp1);
+    if (op == VecOp::AesDec) a_.aesimc(kVTmp0, kVTmp0);
+  }
+  a_.eor(VArr::B16, def(v), kVTmp0, y);
+}
+
+// pclmulqdq: PMULL multiplies the low doublewords, PMULL2 the high ones;
+// mixed selections move the high one down first.
+void VectorLowering::lower_clmul(Value v) {
+  const Inst& i = inst(v);
+  VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+  const bool x_high = i.imm & 1, y_high = i.imm & 0x10;
+  if (x_high && y_high) {
+    a_.pmull(VArr::D2, def(v), x, y);
+    return;
+  }
+  if (x_high) {
+    a_.dup(VArr::D2, kVTmp0, x, 1);
+    x = kVTmp0;
+  }
+  if (y_high) {
+    a_.dup(VArr::D2, kVTmp0, y, 1);
+    y = kVTmp0;
+  }
+  a_.pmull(VArr::D1, def(v), x, y);
 }
 
 // pblendvb/blendvps/blendvpd: the sign bit of each mask element chooses.

@@ -10,6 +10,10 @@
 
 #include <unistd.h>
 
+#if defined(__aarch64__)
+#include <sys/auxv.h>
+#endif
+
 #include "common/error.h"
 #include "common/log.h"
 #include "ir/passes.h"
@@ -36,10 +40,21 @@ LookupEntry* new_lookup_table() {
   return static_cast<LookupEntry*>(std::calloc(kLookupEntries, sizeof(LookupEntry)));
 }
 
+// The 64x64-bit PMULL is part of the optional crypto extension.
+bool host_has_pmull() {
+#if defined(__aarch64__)
+  constexpr unsigned long kHwcapPmull = 1ul << 4;
+  return getauxval(AT_HWCAP) & kHwcapPmull;
+#else
+  return true;
+#endif
+}
+
 x86::Hooks make_hooks() {
   x86::Hooks hooks;
   hooks.syscall = &Runtime::syscall_entry;
   hooks.raise_signal = &raise_guest_signal;
+  hooks.host_pmull = host_has_pmull();
   return hooks;
 }
 

@@ -20,6 +20,9 @@ struct Hooks {
   // Delivers a synchronous guest signal (SIGFPE of a divide, SIGILL...);
   // does not return when the signal kills the guest.
   void (*raise_signal)(GuestState*, int signal) = nullptr;
+  // The host has the 64x64-bit PMULL (HWCAP_PMULL): pclmulqdq inline,
+  // otherwise through a C++ helper.
+  bool host_pmull = true;
 };
 
 // The last instruction that set the arithmetic flags in this block, so a

@@ -280,6 +280,7 @@ void register_sse(HandlerTable& t) {
   sse::register_ssse3(t);
   sse::register_sse41(t);
   sse::register_sse41_float(t);
+  sse::register_aes(t);
 }
 
 }  // namespace phybin::x86

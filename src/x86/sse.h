@@ -39,11 +39,12 @@ void register_sse3(HandlerTable& t);
 void register_ssse3(HandlerTable& t);
 void register_sse41(HandlerTable& t);
 void register_sse41_float(HandlerTable& t);
+void register_aes(HandlerTable& t);
 
 // XMM0 as a vector: the implicit mask of blendvps/blendvpd/pblendvb.
 ir::Value read_xmm0(Ctx& c);
 // The operations of helper_vector (rare SSE4.1 instructions).
-enum class VectorHelperOp : uint8_t { Mpsadbw, Phminposuw };
+enum class VectorHelperOp : uint8_t { Mpsadbw, Phminposuw, AesKeygenAssist, Clmul };
 // Calls helper_vector for `op` on operands 0 (XMM) and 1 (XMM or m128).
 bool call_vector_helper(Ctx& c, VectorHelperOp op, uint64_t imm);
 

@@ -1,8 +1,9 @@
 // C++ side of the rare SSE instructions: MXCSR (which lives in the host's
-// FPCR/FPSR while the guest runs), FXSAVE/FXRSTOR, MASKMOVDQU, MPSADBW and
-// PHMINPOSUW.
+// FPCR/FPSR while the guest runs), FXSAVE/FXRSTOR, MASKMOVDQU, and the
+// vector helper (MPSADBW, PHMINPOSUW, AESKEYGENASSIST, PCLMULQDQ without PMULL).
 #include <cstring>
 
+#include "x86/aes_helpers.h"
 #include "x86/sse.h"
 
 namespace phybin::x86::sse {
@@ -190,6 +191,8 @@ uint64_t helper_vector(GuestState* s, uint64_t desc, uint64_t addr) {
   switch (static_cast<VectorHelperOp>(desc & 0xff)) {
     case VectorHelperOp::Mpsadbw: mpsadbw(r, a, b, imm); break;
     case VectorHelperOp::Phminposuw: phminposuw(r, b); break;
+    case VectorHelperOp::AesKeygenAssist: aes_keygen_assist(r, b, imm); break;
+    case VectorHelperOp::Clmul: carryless_multiply(r, a, b, imm); break;
   }
   std::memcpy(&s->xmm[dst], r, 16);
   return 0;

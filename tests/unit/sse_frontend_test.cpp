@@ -37,9 +37,10 @@ class Insn {
     std::copy(code.begin(), code.end(), bytes_.begin());
   }
   uint64_t addr() const { return reinterpret_cast<uint64_t>(bytes_.data()); }
-  Block translate() const {
+  Block translate(bool host_pmull = true) const {
     Hooks hooks;
     hooks.syscall = [](GuestState*, uint64_t, uint64_t) -> uint64_t { return 0; };
+    hooks.host_pmull = host_pmull;
     return Frontend(hooks).translate(addr(), 1);
   }
 
@@ -296,6 +297,25 @@ TEST(Sse4Frontend, MpsadbwCallsTheVectorHelper) {
   const Inst& desc = b.at(calls[0]->args[0]);
   ASSERT_EQ(desc.op, Opcode::Const);
   EXPECT_EQ(desc.imm, uint64_t{1} << 8 | uint64_t{1} << 24 | uint64_t{5} << 32);  // xmm1, memory source, imm 5
+}
+
+TEST(Sse4Frontend, PclmulqdqIsInlineOnlyWithPmull) {
+  Insn pclmul({0x66, 0x0f, 0x3a, 0x44, 0xca, 0x11});  // pclmulqdq xmm1, xmm2, 0x11
+  Block inline_form = pclmul.translate(true);
+  const Inst* v = vec_op(inline_form, VecOp::ClMul);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->imm, 0x11u);
+  EXPECT_TRUE(live(inline_form, Opcode::CallHelper).empty());
+  Block helper_form = pclmul.translate(false);
+  EXPECT_EQ(live(helper_form, Opcode::CallHelper).size(), 1u);
+}
+
+TEST(Sse4Frontend, AesRoundsTakeStateThenKey) {
+  Block b = Insn({0x66, 0x0f, 0x38, 0xdc, 0xca}).translate();  // aesenc xmm1, xmm2
+  const Inst* v = vec_op(b, VecOp::AesEnc);
+  ASSERT_NE(v, nullptr);
+  EXPECT_TRUE(is_get_xmm(b, v->args[0], 1));
+  EXPECT_TRUE(is_get_xmm(b, v->args[1], 2));
 }
 
 }  // namespace
