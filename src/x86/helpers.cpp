@@ -204,6 +204,14 @@ struct CpuidResult {
 // glibc checks for.  Nothing beyond what phybin translates.
 constexpr uint32_t kLeaf1Edx = (1u << 0) | (1u << 4) | (1u << 8) | (1u << 15) | (1u << 23) | (1u << 24) |
                                (1u << 25) | (1u << 26);
+// CPUID.1:EAX: family 6, model 0x2C (Westmere), stepping 2: a CPU without
+// AVX, like what phybin translates.  glibc tunes its string functions by
+// model: for Westmere it prefers the unaligned-load versions, which cost
+// fewer AArch64 instructions than the SSSE3 ones that realign data with
+// palignr and jump tables (measured: bench/run strings 805M -> 550M
+// instructions, most of it strstr).  An unknown model without AVX would get
+// no such preference.
+constexpr uint32_t kLeaf1Eax = 0x000206C2;
 // CPUID.1:ECX: SSE3 (bit 0), SSSE3 (9), SSE4.1 (19).
 constexpr uint32_t kLeaf1Ecx = (1u << 0) | (1u << 9) | (1u << 19);
 
@@ -230,7 +238,7 @@ CpuidResult cpuid(uint32_t leaf, uint32_t sub) {
   static const char kBrand[] = "phybin x86-64 on AArch64                        ";
   switch (leaf) {
     case 0: return {7, chars("Genu"), chars("ntel"), chars("ineI")};
-    case 1: return {0x000306A9, 0x00010800, kLeaf1Ecx, kLeaf1Edx};  // family 6, 1 logical CPU
+    case 1: return {kLeaf1Eax, 0x00010800, kLeaf1Ecx, kLeaf1Edx};  // 1 logical CPU
     case 2: return {0x0000FF01, 0, 0, 0};                           // "use leaf 4"
     case 4: return cache_leaf(sub);
     case 0x80000000: return {0x80000008, 0, 0, 0};
