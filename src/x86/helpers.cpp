@@ -212,8 +212,10 @@ constexpr uint32_t kLeaf1Edx = (1u << 0) | (1u << 4) | (1u << 8) | (1u << 15) | 
 // instructions, most of it strstr).  An unknown model without AVX would get
 // no such preference.
 constexpr uint32_t kLeaf1Eax = 0x000206C2;
-// CPUID.1:ECX: SSE3 (bit 0), SSSE3 (9), SSE4.1 (19).
-constexpr uint32_t kLeaf1Ecx = (1u << 0) | (1u << 9) | (1u << 19);
+// CPUID.1:ECX: SSE3 (bit 0), PCLMULQDQ (1), SSSE3 (9), SSE4.1 (19), AES (25).
+// AES runs on the AArch64 crypto extension of phybin's baseline;
+// pclmulqdq has a C++ fallback where PMULL is missing.
+constexpr uint32_t kLeaf1Ecx = (1u << 0) | (1u << 1) | (1u << 9) | (1u << 19) | (1u << 25);
 
 uint32_t chars(const char* s) {
   uint32_t v;
