@@ -40,6 +40,7 @@ class Frontend {
   // True when the instruction at `rip` decodes and has a handler.
   bool can_translate(const DecodedInsn& insn) const;
   const Decoder& decoder() const { return decoder_; }
+  const Hooks& hooks() const { return hooks_; }
   // Forgets what it learnt about guest code (after the code changed).
   void forget_code() const {
     live_in_.clear();
