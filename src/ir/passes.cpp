@@ -189,7 +189,8 @@ void eliminate_redundant_align_checks(Block& block) {
   // (memcpy, spills to the stack) keep one check per pointer.  A check
   // with an offset that is a multiple of 16 tests the base itself, which
   // leaves the offset to the load or store's addressing mode.
-  std::vector<std::pair<Value, uint64_t>> checked;
+  static thread_local std::vector<std::pair<Value, uint64_t>> checked;  // reused, like the tables above
+  checked.clear();
   for (Inst& in : block.insts) {
     if (in.dead || in.op != Opcode::VCheckAlign) continue;
     Value base = in.args[0];
