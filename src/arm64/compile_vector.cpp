@@ -105,6 +105,7 @@ void VectorLowering::lower(Value v) {
     case Opcode::VLoad:
     case Opcode::VStore: lower_memory(v); break;
     case Opcode::VCheckAlign: lower_check_align(v); break;
+    case Opcode::VTernary: lower_blend_var(v); break;
     case Opcode::VUnary:
     case Opcode::VBinary:
       switch (static_cast<VecOp>(in.aux)) {
@@ -114,7 +115,7 @@ void VectorLowering::lower(Value v) {
           break;
         case VecOp::MovMask: lower_movmask(v); break;
         default:
-          if (!lower_int(v) && !lower_fp(v))
+          if (!lower_int(v) && !lower_fp(v) && !lower_ext(v))
             throw Error(ErrorCode::PHYBIN_ERR_INTERNAL,
                         std::string("no NEON lowering for vector op ") + ir::vecop_name(static_cast<VecOp>(in.aux)));
           break;
@@ -193,6 +194,7 @@ void VectorLowering::lower_set_xmm(Value v) {
 namespace {
 FSize access_fsize(uint64_t bytes) {
   switch (bytes) {
+    case 2: return FSize::H;  // pmovsxbq/pmovzxbq m16
     case 4: return FSize::S;
     case 8: return FSize::D;
     default: return FSize::Q;

@@ -46,6 +46,18 @@ class VectorLowering {
   void lower_multiply(ir::Value v);
   void shuffle32(VReg d, VReg x, unsigned imm);
 
+  // ---- SSSE3/SSE4.1, AES, PCLMULQDQ (compile_vector_ext.cpp)
+  bool lower_ext(ir::Value v);
+  void lower_pairwise(ir::Value v);
+  void lower_extend(ir::Value v);
+  void lower_byte_permute(ir::Value v);
+  void lower_test_zero(ir::Value v);
+  void lower_blend_imm(ir::Value v);
+  void lower_blend_var(ir::Value v);
+  void lower_aes_round(ir::Value v);
+  void lower_clmul(ir::Value v);
+  void select(VReg d, VReg mask, VReg if_set, VReg if_clear);
+
   // ---- floating point (compile_vector_fp.cpp)
   bool lower_fp(ir::Value v);
   void lower_fp_packed(ir::Value v);
@@ -55,6 +67,8 @@ class VectorLowering {
   void lower_fcmp_flag(ir::Value v);
   void lower_cvt_to_int(ir::Value v);
   void lower_cvt_packed(ir::Value v);
+  void lower_round(ir::Value v);
+  void round(VArr arr, FSize fs, bool scalar, VReg d, VReg x, unsigned imm);
   void packed_nan_fixup(VReg r, VReg x, VReg y, unsigned lane);
   void scalar_nan_fixup(VReg r, VReg x, VReg y, unsigned lane);
   // Writes scalar element 0 (in kVTmp0) over `base` into d.

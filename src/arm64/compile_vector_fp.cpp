@@ -68,6 +68,7 @@ bool VectorLowering::lower_fp(Value v) {
       return true;
     }
     case VecOp::CvtFToInt: lower_cvt_to_int(v); return true;
+    case VecOp::FRound: case VecOp::FRoundScalar: lower_round(v); return true;
     case VecOp::CvtI32ToF32: case VecOp::CvtF32ToI32: case VecOp::CvtI32ToF64: case VecOp::CvtF64ToI32:
     case VecOp::CvtF32ToF64: case VecOp::CvtF64ToF32:
       lower_cvt_packed(v);
@@ -327,6 +328,44 @@ void VectorLowering::lower_cvt_to_int(Value v) {
   a_.ccmp(Size::X, kTmp0, kTmp1, 0b0000, Cond::VC);  // EQ: ordered and fits in 32 bits
   a_.mov_imm(Size::W, kTmp1, uint64_t{1} << 31);
   a_.csel(Size::W, d, kTmp0, kTmp1, Cond::EQ);
+}
+
+// roundps/pd/ss/sd imm: bits 0-1 a fixed mode (nearest, down, up, zero),
+// bit 2 the MXCSR mode instead (FPCR mirrors it), bit 3 no precision
+// exception.  FRINTN/M/P/Z/I never signal inexact and FRINTX does, in the
+// current mode: a fixed mode that signals adds a FRINTX whose result is
+// dropped (a value is inexact to round in every mode or in none).
+void VectorLowering::round(VArr arr, FSize fs, bool scalar, VReg d, VReg x, unsigned imm) {
+  const bool signal = !(imm & 8);
+  auto op = [&](void (Assembler::*vec)(VArr, VReg, VReg), void (Assembler::*sc)(FSize, VReg, VReg), VReg to) {
+    if (scalar) (a_.*sc)(fs, to, x);
+    else (a_.*vec)(arr, to, x);
+  };
+  if (imm & 4) {
+    if (signal) op(&Assembler::frintx, &Assembler::frintx, d);
+    else op(&Assembler::frinti, &Assembler::frinti, d);
+    return;
+  }
+  if (signal) op(&Assembler::frintx, &Assembler::frintx, kVTmp1);
+  switch (imm & 3) {
+    case 0: op(&Assembler::frintn, &Assembler::frintn, d); break;
+    case 1: op(&Assembler::frintm, &Assembler::frintm, d); break;
+    case 2: op(&Assembler::frintp, &Assembler::frintp, d); break;
+    default: op(&Assembler::frintz, &Assembler::frintz, d); break;
+  }
+}
+
+void VectorLowering::lower_round(Value v) {
+  const Inst& i = inst(v);
+  const auto imm = static_cast<unsigned>(i.imm & 0xf);
+  if (static_cast<VecOp>(i.aux) == VecOp::FRound) {
+    VReg x = vreg_of(i.args[0]);
+    round(farr(i.lane), fsize(i.lane), false, def(v), x, imm);
+    return;
+  }
+  VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+  round(farr(i.lane), fsize(i.lane), true, kVTmp0, y, imm);
+  merge_low(def(v), x, i.lane);
 }
 
 void VectorLowering::lower_cvt_packed(Value v) {

@@ -420,6 +420,7 @@ class Assembler {
   void uqxtn(VArr narrow, VReg vd, VReg vn);
   void sqxtun(VArr narrow, VReg vd, VReg vn);
   void shrn(VArr narrow, VReg vd, VReg vn, unsigned shift);
+  void rshrn(VArr narrow, VReg vd, VReg vn, unsigned shift);  // rounding: adds 1 << (shift - 1) first
   void ushll(VArr narrow, VReg vd, VReg vn, unsigned shift);
   void sshll(VArr narrow, VReg vd, VReg vn, unsigned shift);
   void uxtl(VArr narrow, VReg vd, VReg vn) { ushll(narrow, vd, vn, 0); }

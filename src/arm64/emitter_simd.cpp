@@ -298,6 +298,11 @@ void Assembler::shrn(VArr nw, VReg d, VReg n, unsigned shift) {
   require(shift >= 1 && shift <= lane_bits(nw), "shrn shift amount");
   emit(shift_imm(shift_op(0, 0x10), nw, d, n, 2 * lane_bits(nw) - shift));
 }
+void Assembler::rshrn(VArr nw, VReg d, VReg n, unsigned shift) {
+  require_narrow(nw);
+  require(shift >= 1 && shift <= lane_bits(nw), "rshrn shift amount");
+  emit(shift_imm(shift_op(0, 0x11), nw, d, n, 2 * lane_bits(nw) - shift));
+}
 void Assembler::ushll(VArr nw, VReg d, VReg n, unsigned shift) {
   require_narrow(nw);
   require(shift < lane_bits(nw), "ushll shift amount");

@@ -55,6 +55,11 @@ class Builder {
     block_.at(v).lane = static_cast<uint8_t>(lane);
     return v;
   }
+  Value vec3(VecOp op, unsigned lane, Value a, Value b, Value c) {
+    Value v = emit(Opcode::VTernary, Type::V128, a, b, c, 0, static_cast<uint8_t>(op));
+    block_.at(v).lane = static_cast<uint8_t>(lane);
+    return v;
+  }
   Value vload(Value addr, unsigned bytes) { return emit(Opcode::VLoad, Type::V128, addr, kNoValue, kNoValue, bytes); }
   void vstore(Value addr, Value v, unsigned bytes) { emit(Opcode::VStore, Type::Void, addr, v, kNoValue, bytes); }
 

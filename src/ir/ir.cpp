@@ -125,7 +125,7 @@ std::string print_block(const Block& block) {
     int n = std::snprintf(line, sizeof line, "  %%%zu:%s = %s", i, type_name(in.type), opcode_name(in.op));
     for (int a = 0; a < 3; ++a)
       if (in.args[a] != kNoValue) n += std::snprintf(line + n, sizeof line - n, " %%%u", in.args[a]);
-    if (in.op == Opcode::VUnary || in.op == Opcode::VBinary)
+    if (in.op == Opcode::VUnary || in.op == Opcode::VBinary || in.op == Opcode::VTernary)
       n += std::snprintf(line + n, sizeof line - n, " %s.%u", vecop_name(static_cast<VecOp>(in.aux)), 8u << in.lane);
     else if (in.aux)
       n += std::snprintf(line + n, sizeof line - n, " aux=%u", in.aux);

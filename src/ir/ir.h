@@ -17,7 +17,7 @@ enum class Opcode : uint8_t {
   Count
 };
 
-// What a VUnary/VBinary computes (Inst::aux); see ir/vecops.inc.
+// What a VUnary/VBinary/VTernary computes (Inst::aux); see ir/vecops.inc.
 enum class VecOp : uint8_t {
 #define V(name, nargs) name,
 #include "ir/vecops.inc"

@@ -1,5 +1,6 @@
 #include "ir/passes.h"
 
+#include <algorithm>
 #include <array>
 
 #include "common/guest_state.h"
@@ -183,6 +184,38 @@ void reassociate_offsets(Block& block) {
   }
 }
 
+void eliminate_redundant_align_checks(Block& block) {
+  // An address is (base value + constant); two with the same base and
+  // constants equal modulo 16 are both aligned or both not, so only the
+  // first check can fault.  Loops of movaps through one pointer
+  // (memcpy, spills to the stack) keep one check per pointer.  A check
+  // with an offset that is a multiple of 16 tests the base itself, which
+  // leaves the offset to the load or store's addressing mode.
+  static thread_local std::vector<std::pair<Value, uint64_t>> checked;  // reused, like the tables above
+  checked.clear();
+  for (Inst& in : block.insts) {
+    if (in.dead || in.op != Opcode::VCheckAlign) continue;
+    Value base = in.args[0];
+    uint64_t offset = 0;
+    for (;;) {
+      const Inst& a = block.at(base);
+      if ((a.op != Opcode::Add && a.op != Opcode::Sub) || a.type != Type::I64 ||
+          block.at(a.args[1]).op != Opcode::Const)
+        break;
+      const uint64_t k = block.at(a.args[1]).imm;
+      offset += a.op == Opcode::Add ? k : 0 - k;
+      base = a.args[0];
+    }
+    const std::pair<Value, uint64_t> key{base, offset & 15};
+    if (std::find(checked.begin(), checked.end(), key) != checked.end()) {
+      in.dead = true;
+      continue;
+    }
+    checked.push_back(key);
+    if (key.second == 0) in.args[0] = base;
+  }
+}
+
 void fold_constants(Block& block) {
   auto is_const = [&](Value v) { return v != kNoValue && block.at(v).op == Opcode::Const; };
   for (Inst& in : block.insts) {
@@ -241,6 +274,7 @@ void optimize(Block& block) {
   forward_state(block);
   fold_constants(block);
   reassociate_offsets(block);
+  eliminate_redundant_align_checks(block);
   eliminate_dead_flags(block);
   eliminate_dead_register_writes(block);
   eliminate_dead_code(block);

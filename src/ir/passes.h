@@ -25,6 +25,11 @@ void eliminate_dead_register_writes(Block& block);
 // (x + c1) + c2 -> x + (c1 + c2) for 64-bit adds and subtracts.
 void reassociate_offsets(Block& block);
 
+// Removes a VCheckAlign whose address has the same base value and the same
+// constant offset modulo 16 as an earlier check's: it cannot fault.  A
+// check of base + a multiple of 16 checks the base instead.
+void eliminate_redundant_align_checks(Block& block);
+
 // Folds integer operations on constants.
 void fold_constants(Block& block);
 

@@ -11,6 +11,10 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#if defined(__aarch64__)
+#include <sys/auxv.h>
+#endif
+
 #include "common/error.h"
 #include "common/log.h"
 #include "ir/passes.h"
@@ -37,14 +41,16 @@ LookupEntry* new_lookup_table() {
   return static_cast<LookupEntry*>(std::calloc(kLookupEntries, sizeof(LookupEntry)));
 }
 
-// What the frontend may use of the host: the CRC32 instructions are
-// optional in ARMv8.0 (HWCAP_CRC32, bit 7 of AT_HWCAP).
+// What the frontend may use of the host: the CRC32 instructions and the
+// 64x64-bit PMULL of the crypto extension are optional in ARMv8.0.
 x86::FrontendOptions frontend_options(const RuntimeOptions& options) {
   x86::FrontendOptions out;
   out.strict_flags = options.strict_flags;
 #if defined(__aarch64__)
-  constexpr unsigned long kHwcapCrc32 = 1ul << 7;
-  out.host_crc32 = options.host_crc32 && (getauxval(AT_HWCAP) & kHwcapCrc32) != 0;
+  constexpr unsigned long kHwcapPmull = 1ul << 4, kHwcapCrc32 = 1ul << 7;
+  const unsigned long hwcap = getauxval(AT_HWCAP);
+  out.host_crc32 = options.host_crc32 && (hwcap & kHwcapCrc32) != 0;
+  out.host_pmull = (hwcap & kHwcapPmull) != 0;
 #else
   out.host_crc32 = options.host_crc32;
 #endif

@@ -78,6 +78,23 @@ bool unary(Ctx& c, VecOp op, unsigned lane, uint64_t imm) {
   return true;
 }
 
+Value read_xmm0(Ctx& c) {
+  return c.b.emit(Opcode::GetXmm, Type::V128, ir::kNoValue, ir::kNoValue, ir::kNoValue, 0, 0);
+}
+
+bool call_vector_helper(Ctx& c, VectorHelperOp op, uint64_t imm) {
+  if (!is_xmm(c.op(0)) || !no_mmx(c)) return false;
+  uint64_t desc = static_cast<uint64_t>(op) | uint64_t{xmm_index(c.op(0))} << 8 | imm << 32;
+  Value addr = c.b.constant(Type::I64, 0);
+  if (is_xmm(c.op(1))) desc |= uint64_t{xmm_index(c.op(1))} << 16;
+  else {
+    desc |= uint64_t{1} << 24;
+    addr = effective_address(c, 1);
+  }
+  c.b.call(Type::Void, reinterpret_cast<const void*>(&helper_vector), c.b.constant(Type::I64, desc), addr);
+  return true;
+}
+
 }  // namespace sse
 
 namespace {
@@ -269,6 +286,10 @@ void register_sse(HandlerTable& t) {
   sse::register_moves(t);
   sse::register_integer(t);
   sse::register_float(t);
+  sse::register_sse3(t);
+  sse::register_ssse3(t);
+  sse::register_sse41(t);
+  sse::register_sse41_float(t);
 }
 
 }  // namespace phybin::x86

@@ -23,6 +23,9 @@ struct FrontendOptions {
   // The host has the AArch64 CRC32 instructions (HWCAP_CRC32): x86 crc32
   // becomes one crc32c instruction, else a helper call.
   bool host_crc32 = true;
+  // The host has the 64x64-bit PMULL (HWCAP_PMULL): pclmulqdq inline, else
+  // through a C++ helper.
+  bool host_pmull = true;
 };
 
 class Frontend {

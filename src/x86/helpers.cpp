@@ -208,11 +208,23 @@ struct CpuidResult {
 // glibc checks for.  Nothing beyond what phybin translates.
 constexpr uint32_t kLeaf1Edx = (1u << 0) | (1u << 4) | (1u << 8) | (1u << 15) | (1u << 23) | (1u << 24) |
                                (1u << 25) | (1u << 26);
-// CPUID.1:ECX: CX16 (13), MOVBE (22), POPCNT (23).
-constexpr uint32_t kLeaf1Ecx = (1u << 13) | (1u << 22) | (1u << 23);
-// SSE4.2 (bit 20) is translated, but advertised only together with SSSE3
-// (9) and SSE4.1 (19): a real CPU never has it without them, and glibc's
-// SSE4.2 string routines use pshufb and palignr as well.
+// CPUID.1:EAX: family 6, model 0x2C (Westmere), stepping 2: a CPU without
+// AVX, like what phybin translates.  glibc tunes its string functions by
+// model: for Westmere it prefers the unaligned-load versions, which cost
+// fewer AArch64 instructions than the SSSE3 ones that realign data with
+// palignr and jump tables (measured: bench/run strings 805M -> 550M
+// instructions, most of it strstr).  An unknown model without AVX would get
+// no such preference.
+constexpr uint32_t kLeaf1Eax = 0x000206C2;
+// CPUID.1:ECX: SSE3 (bit 0), PCLMULQDQ (1), SSSE3 (9), CX16 (13), SSE4.1
+// (19), MOVBE (22), POPCNT (23), AES (25).  AES runs on the AArch64 crypto
+// extension of phybin's baseline; pclmulqdq has a C++ fallback where PMULL
+// is missing.
+constexpr uint32_t kLeaf1Ecx = (1u << 0) | (1u << 1) | (1u << 9) | (1u << 13) | (1u << 19) | (1u << 22) |
+                               (1u << 23) | (1u << 25);
+// SSE4.2 (bit 20) is advertised only together with SSSE3 (9) and SSE4.1
+// (19): a real CPU never has it without them, and glibc's SSE4.2 string
+// routines use pshufb and palignr as well.
 constexpr uint32_t kSse42Needs = (1u << 9) | (1u << 19);
 constexpr uint32_t kLeaf1EcxAdvertised = kLeaf1Ecx | ((kLeaf1Ecx & kSse42Needs) == kSse42Needs ? 1u << 20 : 0);
 // CPUID.(7,0):EBX: BMI1 (3), BMI2 (8), ADX (19), SHA (29).
@@ -243,7 +255,7 @@ CpuidResult cpuid(uint32_t leaf, uint32_t sub) {
   static const char kBrand[] = "phybin x86-64 on AArch64                        ";
   switch (leaf) {
     case 0: return {7, chars("Genu"), chars("ntel"), chars("ineI")};
-    case 1: return {0x000306A9, 0x00010800, kLeaf1EcxAdvertised, kLeaf1Edx};  // family 6, 1 logical CPU
+    case 1: return {kLeaf1Eax, 0x00010800, kLeaf1EcxAdvertised, kLeaf1Edx};  // 1 logical CPU
     case 2: return {0x0000FF01, 0, 0, 0};                           // "use leaf 4"
     case 4: return cache_leaf(sub);
     case 7: return sub == 0 ? CpuidResult{0, kLeaf7Ebx, 0, 0} : CpuidResult{0, 0, 0, 0};

@@ -35,6 +35,17 @@ bool unary(Ctx& c, ir::VecOp op, unsigned lane, uint64_t imm = 0);
 void register_moves(HandlerTable& t);
 void register_integer(HandlerTable& t);
 void register_float(HandlerTable& t);
+void register_sse3(HandlerTable& t);
+void register_ssse3(HandlerTable& t);
+void register_sse41(HandlerTable& t);
+void register_sse41_float(HandlerTable& t);
+
+// XMM0 as a vector: the implicit mask of blendvps/blendvpd/pblendvb.
+ir::Value read_xmm0(Ctx& c);
+// The operations of helper_vector (rare SSE4.1 instructions).
+enum class VectorHelperOp : uint8_t { Mpsadbw, Phminposuw, AesKeygenAssist, Clmul };
+// Calls helper_vector for `op` on operands 0 (XMM) and 1 (XMM or m128).
+bool call_vector_helper(Ctx& c, VectorHelperOp op, uint64_t imm);
 
 // Helpers (sse_helpers.cpp), called through CallHelper.
 uint64_t helper_ldmxcsr(GuestState* s, uint64_t value, uint64_t);
@@ -43,6 +54,9 @@ uint64_t helper_fxsave(GuestState* s, uint64_t addr, uint64_t);
 uint64_t helper_fxrstor(GuestState* s, uint64_t addr, uint64_t);
 // a = data XMM | mask XMM << 8; stores to [RDI] the bytes whose mask byte is negative.
 uint64_t helper_maskmovdqu(GuestState* s, uint64_t regs, uint64_t);
+// desc = VectorHelperOp | dst XMM << 8 | src XMM << 16 | (1 << 24 when the
+// source is the m128 at `addr`) | imm << 32; writes the destination XMM.
+uint64_t helper_vector(GuestState* s, uint64_t desc, uint64_t addr);
 // Applies MXCSR's rounding mode and flush-to-zero to the host FPCR.
 void apply_mxcsr(uint32_t mxcsr);
 

@@ -1,8 +1,10 @@
 // C++ side of the rare SSE instructions: MXCSR (which lives in the host's
-// FPCR/FPSR while the guest runs), FXSAVE/FXRSTOR and MASKMOVDQU.
+// FPCR/FPSR while the guest runs), FXSAVE/FXRSTOR, MASKMOVDQU, and the
+// vector helper (MPSADBW, PHMINPOSUW, AESKEYGENASSIST, PCLMULQDQ without PMULL).
 #include <cstring>
 
 #include "x86/helpers.h"
+#include "x86/aes_helpers.h"
 #include "x86/sse.h"
 
 namespace phybin::x86::sse {
@@ -151,6 +153,53 @@ uint64_t helper_maskmovdqu(GuestState* s, uint64_t regs, uint64_t) {
   auto* dst = reinterpret_cast<uint8_t*>(s->gpr[RDI]);
   for (unsigned i = 0; i < 16; ++i)
     if (mask[i] & 0x80) dst[i] = data[i];
+  return 0;
+}
+
+namespace {
+
+// mpsadbw: word i = sum over j < 4 of |a[ao + i + j] - b[bo + j]|, with the
+// 4-byte block offsets ao (imm bit 2) and bo (imm bits 0-1).
+void mpsadbw(uint8_t* r, const uint8_t* a, const uint8_t* b, unsigned imm) {
+  const unsigned ao = (imm >> 2 & 1) * 4, bo = (imm & 3) * 4;
+  for (unsigned i = 0; i < 8; ++i) {
+    unsigned sum = 0;
+    for (unsigned j = 0; j < 4; ++j) {
+      int d = a[ao + i + j] - b[bo + j];
+      sum += static_cast<unsigned>(d < 0 ? -d : d);
+    }
+    auto w = static_cast<uint16_t>(sum);
+    std::memcpy(r + 2 * i, &w, 2);
+  }
+}
+
+// phminposuw: the smallest word of b and the index of its first occurrence.
+void phminposuw(uint8_t* r, const uint8_t* b) {
+  uint16_t words[8];
+  std::memcpy(words, b, 16);
+  unsigned best = 0;
+  for (unsigned i = 1; i < 8; ++i)
+    if (words[i] < words[best]) best = i;
+  std::memset(r, 0, 16);
+  uint32_t low = words[best] | best << 16;
+  std::memcpy(r, &low, 4);
+}
+
+}  // namespace
+
+uint64_t helper_vector(GuestState* s, uint64_t desc, uint64_t addr) {
+  uint8_t a[16], b[16], r[16];
+  const unsigned dst = desc >> 8 & 15, src = desc >> 16 & 15;
+  std::memcpy(a, &s->xmm[dst], 16);
+  std::memcpy(b, desc >> 24 & 1 ? reinterpret_cast<const void*>(addr) : &s->xmm[src], 16);
+  const auto imm = static_cast<unsigned>(desc >> 32);
+  switch (static_cast<VectorHelperOp>(desc & 0xff)) {
+    case VectorHelperOp::Mpsadbw: mpsadbw(r, a, b, imm); break;
+    case VectorHelperOp::Phminposuw: phminposuw(r, b); break;
+    case VectorHelperOp::AesKeygenAssist: aes_keygen_assist(r, b, imm); break;
+    case VectorHelperOp::Clmul: carryless_multiply(r, a, b, imm); break;
+  }
+  std::memcpy(&s->xmm[dst], r, 16);
   return 0;
 }
 

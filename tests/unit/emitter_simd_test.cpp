@@ -148,6 +148,9 @@ void widen_narrow_shift(DisasmBatch& t) {
   E("sqxtun2 v0.16b, v1.8h");             a.sqxtun(VArr::B16, v0, v1);
   E("shrn v0.8b, v1.8h, #4");             a.shrn(VArr::B8, v0, v1, 4);
   E("shrn2 v0.4s, v1.2d, #32");           a.shrn(VArr::S4, v0, v1, 32);
+  E("rshrn v0.4h, v1.4s, #15");           a.rshrn(VArr::H4, v0, v1, 15);
+  E("rshrn2 v2.8h, v3.4s, #15");          a.rshrn(VArr::H8, v2, v3, 15);
+  E("rshrn v0.8b, v1.8h, #1");            a.rshrn(VArr::B8, v0, v1, 1);
   E("ushll v0.8h, v1.8b, #3");            a.ushll(VArr::B8, v0, v1, 3);
   E("ushll2 v0.2d, v1.4s, #31");          a.ushll(VArr::S4, v0, v1, 31);
   E("sshll v0.4s, v1.4h, #15");           a.sshll(VArr::H4, v0, v1, 15);

@@ -393,6 +393,35 @@ TEST(IrDeadRegs, MemoryAccessBetweenKeepsTheWrite) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// eliminate_redundant_align_checks
+
+TEST(IrAlignChecks, SameBaseAndOffsetModulo16NeedsOneCheck) {
+  Fixture f;
+  auto check = [&](Value addr) {
+    return f.b.emit(Opcode::VCheckAlign, Type::Void, addr, kNoValue, kNoValue, 0x1000);
+  };
+  Value rsi = f.b.get_reg(RSI), rdi = f.b.get_reg(RDI);
+  Value first = check(f.b.binary(Opcode::Add, Type::I64, rsi, f.const64(0x10)));
+  Value same = check(f.b.binary(Opcode::Add, Type::I64, rsi, f.const64(0x30)));
+  Value bare = check(rsi);  // offset 0 is 0x10 modulo 16 too
+  Value other_offset = check(f.b.binary(Opcode::Add, Type::I64, rsi, f.const64(0x18)));
+  Value below = check(f.b.binary(Opcode::Sub, Type::I64, rsi, f.const64(8)));  // -8 = 0x18 modulo 16
+  Value other_base = check(f.b.binary(Opcode::Add, Type::I64, rdi, f.const64(0x10)));
+  Value chained = check(f.b.binary(Opcode::Add, Type::I64, f.b.binary(Opcode::Add, Type::I64, rdi, f.const64(4)),
+                                   f.const64(12)));
+  eliminate_redundant_align_checks(f.block);
+  EXPECT_FALSE(f.dead(first));
+  EXPECT_EQ(f.at(first).args[0], rsi);  // base + 0x10: the base is checked
+  EXPECT_TRUE(f.dead(same));
+  EXPECT_TRUE(f.dead(bare));
+  EXPECT_FALSE(f.dead(other_offset));
+  EXPECT_NE(f.at(other_offset).args[0], rsi);
+  EXPECT_TRUE(f.dead(below));
+  EXPECT_FALSE(f.dead(other_base));
+  EXPECT_TRUE(f.dead(chained));
+}
+
 TEST(IrDeadRegs, ForwardedReadNoLongerKeepsTheWrite) {
   // After forward_state the GetReg is dead: it read the SetReg's value
   // directly, so the SetReg itself is only needed if nothing overwrites it.

@@ -1,4 +1,4 @@
-// Tests of the SSE/SSE2 handlers of src/x86 (family_sse*.cpp): the IR they
+// Tests of the SSE..SSE4.1 handlers of src/x86 (family_sse*.cpp, family_ssse3.cpp): the IR they
 // make for one instruction each, from machine code in a buffer of this
 // process (guest address == host address).  What the IR computes is tested
 // by running guest programs (tests/guest/programs/sse_*.c); here: which
@@ -37,10 +37,12 @@ class Insn {
     std::copy(code.begin(), code.end(), bytes_.begin());
   }
   uint64_t addr() const { return reinterpret_cast<uint64_t>(bytes_.data()); }
-  Block translate() const {
+  Block translate(bool host_pmull = true) const {
     Hooks hooks;
     hooks.syscall = [](GuestState*, uint64_t, uint64_t) -> uint64_t { return 0; };
-    return Frontend(hooks).translate(addr(), 1);
+    FrontendOptions options;
+    options.host_pmull = host_pmull;
+    return Frontend(hooks, options).translate(addr(), 1);
   }
 
  private:
@@ -176,6 +178,145 @@ TEST(SseFrontend, UcomisdSetsZfPfCfAndClearsTheOthers) {
   for (const Inst* s : live(b, Opcode::SetFlag)) flags.push_back(s->aux);
   std::sort(flags.begin(), flags.end());
   EXPECT_EQ(flags, (std::vector<uint8_t>{kCF, kPF, kAF, kZF, kSF, kOF}));
+}
+
+// ---- SSE3, SSSE3, SSE4.1
+
+const Inst* vec_op(const Block& b, VecOp op) {
+  for (const Inst& in : b.insts)
+    if (!in.dead && (in.op == Opcode::VUnary || in.op == Opcode::VBinary || in.op == Opcode::VTernary) &&
+        static_cast<VecOp>(in.aux) == op)
+      return &in;
+  ADD_FAILURE() << "no " << ir::vecop_name(op) << "\n" << ir::print_block(b);
+  return nullptr;
+}
+
+TEST(Sse4Frontend, PshufbIndexesTheDestinationWithTheSource) {
+  Block b = Insn({0x66, 0x0f, 0x38, 0x00, 0xca}).translate();  // pshufb xmm1, xmm2
+  const Inst* v = vec_op(b, VecOp::ByteTable);
+  ASSERT_NE(v, nullptr);
+  EXPECT_TRUE(is_get_xmm(b, v->args[0], 1));  // the table
+  EXPECT_TRUE(is_get_xmm(b, v->args[1], 2));  // the indexes
+}
+
+TEST(Sse4Frontend, PalignrPutsTheDestinationHigh) {
+  Block b = Insn({0x66, 0x0f, 0x3a, 0x0f, 0xca, 0x05}).translate();  // palignr xmm1, xmm2, 5
+  const Inst* v = vec_op(b, VecOp::AlignRight);
+  ASSERT_NE(v, nullptr);
+  EXPECT_TRUE(is_get_xmm(b, v->args[0], 1));
+  EXPECT_TRUE(is_get_xmm(b, v->args[1], 2));
+  EXPECT_EQ(v->imm, 5u);
+}
+
+TEST(Sse4Frontend, PmovzxbqFromMemoryLoadsTwoBytes) {
+  Block b = Insn({0x66, 0x0f, 0x38, 0x32, 0x08}).translate();  // pmovzxbq xmm1, word [rax]
+  auto loads = live(b, Opcode::VLoad);
+  ASSERT_EQ(loads.size(), 1u);
+  EXPECT_EQ(loads[0]->imm, 2u);
+  const Inst* v = vec_op(b, VecOp::ExtendU);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->lane, 3);  // to quadwords
+  EXPECT_EQ(v->imm, 0u);  // from bytes
+}
+
+TEST(Sse4Frontend, PtestSetsZfAndCfAndClearsTheOthers) {
+  Block b = Insn({0x66, 0x0f, 0x38, 0x17, 0xca}).translate();  // ptest xmm1, xmm2
+  std::vector<uint64_t> kinds;
+  for (const Inst* v : live(b, Opcode::VBinary))
+    if (static_cast<VecOp>(v->aux) == VecOp::TestZero) {
+      kinds.push_back(v->imm);
+      EXPECT_EQ(v->type, Type::I1);
+      EXPECT_TRUE(is_get_xmm(b, v->args[0], 1));
+      EXPECT_TRUE(is_get_xmm(b, v->args[1], 2));
+    }
+  std::sort(kinds.begin(), kinds.end());
+  EXPECT_EQ(kinds, (std::vector<uint64_t>{0, 1}));  // ZF: a & b, CF: b & ~a
+  std::vector<uint8_t> flags;
+  for (const Inst* s : live(b, Opcode::SetFlag)) flags.push_back(s->aux);
+  std::sort(flags.begin(), flags.end());
+  EXPECT_EQ(flags, (std::vector<uint8_t>{kCF, kPF, kAF, kZF, kSF, kOF}));
+}
+
+TEST(Sse4Frontend, BlendvReadsXmm0AsTheMask) {
+  Block b = Insn({0x66, 0x0f, 0x38, 0x15, 0xdc}).translate();  // blendvpd xmm3, xmm4, <xmm0>
+  const Inst* v = vec_op(b, VecOp::BlendVar);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->op, Opcode::VTernary);
+  EXPECT_EQ(v->lane, 3);
+  EXPECT_TRUE(is_get_xmm(b, v->args[0], 3));
+  EXPECT_TRUE(is_get_xmm(b, v->args[1], 4));
+  EXPECT_TRUE(is_get_xmm(b, v->args[2], 0));
+}
+
+TEST(Sse4Frontend, InsertpsMovesOneFloatThenZeroes) {
+  Block b = Insn({0x66, 0x0f, 0x3a, 0x21, 0xca, 0x9a}).translate();  // insertps xmm1, xmm2, 0x9a
+  const Inst* ins = vec_op(b, VecOp::InsertLane);
+  const Inst* zero = vec_op(b, VecOp::BlendImm);
+  ASSERT_NE(ins, nullptr);
+  ASSERT_NE(zero, nullptr);
+  EXPECT_EQ(ins->imm, 1u | 2u << 8);  // element 2 of xmm2 into element 1
+  EXPECT_EQ(zero->imm, 0x5u);         // keeps elements 0 and 2 (zmask 0xa)
+  EXPECT_EQ(b.at(zero->args[0]).op, Opcode::VZero);
+}
+
+TEST(Sse4Frontend, RoundssKeepsTheImmediate) {
+  Block b = Insn({0x66, 0x0f, 0x3a, 0x0a, 0xca, 0x09}).translate();  // roundss xmm1, xmm2, 9
+  const Inst* v = only_vec(b);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(static_cast<VecOp>(v->aux), VecOp::FRoundScalar);
+  EXPECT_EQ(v->lane, 2);
+  EXPECT_EQ(v->imm, 9u);
+}
+
+TEST(Sse4Frontend, HorizontalOpsPairEvenWithOddElements) {
+  Block phsubw = Insn({0x66, 0x0f, 0x38, 0x05, 0xca}).translate();  // phsubw xmm1, xmm2
+  const Inst* sub = vec_op(phsubw, VecOp::Sub);
+  ASSERT_NE(sub, nullptr);
+  EXPECT_EQ(static_cast<VecOp>(phsubw.at(sub->args[0]).aux), VecOp::UnzipEven);
+  EXPECT_EQ(static_cast<VecOp>(phsubw.at(sub->args[1]).aux), VecOp::UnzipOdd);
+
+  Block haddps = Insn({0xf2, 0x0f, 0x7c, 0xca}).translate();  // haddps xmm1, xmm2
+  const Inst* add = vec_op(haddps, VecOp::FAdd);
+  ASSERT_NE(add, nullptr);
+  EXPECT_EQ(haddps.at(add->args[0]).imm, 0x88u);  // elements 0, 2 of each operand first
+  EXPECT_EQ(haddps.at(add->args[1]).imm, 0xDDu);
+}
+
+TEST(Sse4Frontend, PextrbToMemoryStoresOneByte) {
+  Block b = Insn({0x66, 0x0f, 0x3a, 0x14, 0x08, 0x11}).translate();  // pextrb [rax], xmm1, 17
+  const Inst* e = vec_op(b, VecOp::Extract);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->imm, 1u);  // index modulo 16
+  EXPECT_EQ(e->type, Type::I8);
+  EXPECT_EQ(live(b, Opcode::Store).size(), 1u);
+}
+
+TEST(Sse4Frontend, MpsadbwCallsTheVectorHelper) {
+  Block b = Insn({0x66, 0x0f, 0x3a, 0x42, 0x08, 0x05}).translate();  // mpsadbw xmm1, [rax], 5
+  auto calls = live(b, Opcode::CallHelper);
+  ASSERT_EQ(calls.size(), 1u);
+  const Inst& desc = b.at(calls[0]->args[0]);
+  ASSERT_EQ(desc.op, Opcode::Const);
+  EXPECT_EQ(desc.imm, uint64_t{1} << 8 | uint64_t{1} << 24 | uint64_t{5} << 32);  // xmm1, memory source, imm 5
+}
+
+TEST(Sse4Frontend, PclmulqdqIsInlineOnlyWithPmull) {
+  Insn pclmul({0x66, 0x0f, 0x3a, 0x44, 0xca, 0x11});  // pclmulqdq xmm1, xmm2, 0x11
+  Block inline_form = pclmul.translate(true);
+  const Inst* v = vec_op(inline_form, VecOp::ClMul);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->imm, 0x11u);
+  EXPECT_TRUE(live(inline_form, Opcode::CallHelper).empty());
+  Block helper_form = pclmul.translate(false);
+  EXPECT_EQ(live(helper_form, Opcode::CallHelper).size(), 1u);
+}
+
+TEST(Sse4Frontend, AesRoundsTakeStateThenKey) {
+  Block b = Insn({0x66, 0x0f, 0x38, 0xdc, 0xca}).translate();  // aesenc xmm1, xmm2
+  const Inst* v = vec_op(b, VecOp::AesEnc);
+  ASSERT_NE(v, nullptr);
+  EXPECT_TRUE(is_get_xmm(b, v->args[0], 1));
+  EXPECT_TRUE(is_get_xmm(b, v->args[1], 2));
 }
 
 }  // namespace

@@ -1,0 +1,216 @@
+// SSE3 and SSE4.1 floating point through intrinsics (built with -msse3
+// -msse4.1 -frounding-math): movddup/movsldup/movshdup, addsub, horizontal
+// add/sub, round* with every immediate under every MXCSR rounding mode (and
+// the precision flag each leaves), dpps/dppd, blends, insertps, extractps,
+// lddqu and fisttp.  Inputs include NaNs with payloads (to see which one
+// wins), infinities, signed zeros, denormals and halfway cases; results are
+// printed as bit patterns.
+#include <inttypes.h>
+#include <pmmintrin.h>
+#include <smmintrin.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "guest_common.h"
+
+static float f_of(uint32_t u) {
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+static double d_of(uint64_t u) {
+  double d;
+  memcpy(&d, &u, 8);
+  return d;
+}
+
+static const uint32_t kFloats[] = {
+    0x00000000, 0x80000000, 0x3f000000, 0xbf000000, 0x3fc00000, 0xbfc00000, 0x40200000, 0xc0200000,
+    0x3f7fffff, 0x4b000001, 0x4affffff, 0xcb7fffff, 0x00000001, 0x807fffff, 0x7f800000, 0xff800000,
+    0x7fc00001, 0xffc00002, 0x7f800003, 0xff800004, 0x3eaaaaab, 0x40490fdb, 0xc2f6e979, 0x4effffff,
+};
+static const uint64_t kDoubles[] = {
+    0x0000000000000000, 0x8000000000000000, 0x3fe0000000000000, 0xbfe0000000000000, 0x3ff8000000000000,
+    0xbff8000000000000, 0x4004000000000000, 0xc004000000000000, 0x3fefffffffffffff, 0x4330000000000001,
+    0x432fffffffffffff, 0x0000000000000001, 0x800fffffffffffff, 0x7ff0000000000000, 0xfff0000000000000,
+    0x7ff8000000000001, 0xfff8000000000002, 0x7ff0000000000003, 0xfff0000000000004, 0x400921fb54442d18,
+};
+#define NF (sizeof kFloats / sizeof kFloats[0])
+#define ND (sizeof kDoubles / sizeof kDoubles[0])
+
+static void show_ps(const char *label, __m128 v) {
+  uint32_t u[4];
+  memcpy(u, &v, 16);
+  printf("%-16s %08" PRIx32 " %08" PRIx32 " %08" PRIx32 " %08" PRIx32 "\n", label, u[0], u[1], u[2], u[3]);
+}
+static void show_pd(const char *label, __m128d v) {
+  uint64_t u[2];
+  memcpy(u, &v, 16);
+  printf("%-16s %016" PRIx64 " %016" PRIx64 "\n", label, u[0], u[1]);
+}
+
+__attribute__((noipa)) static __m128 ps(uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+  return _mm_setr_ps(f_of(a), f_of(b), f_of(c), f_of(d));
+}
+__attribute__((noipa)) static __m128d pd(uint64_t a, uint64_t b) { return _mm_setr_pd(d_of(a), d_of(b)); }
+
+// Rounds every input with immediate IMM under the current MXCSR mode and
+// prints the results and the precision flag.
+#define ROUND_ALL(IMM)                                                                       \
+  do {                                                                                       \
+    for (unsigned i = 0; i + 4 <= NF; i += 4) {                                              \
+      __m128 x = ps(kFloats[i], kFloats[i + 1], kFloats[i + 2], kFloats[i + 3]);            \
+      _mm_setcsr(_mm_getcsr() & ~0x3fu);                                                     \
+      __m128 r = _mm_round_ps(x, IMM);                                                       \
+      printf("pe=%u ", _mm_getcsr() & 0x3f);                                                 \
+      show_ps("roundps " #IMM, r);                                                           \
+      __m128 s = _mm_round_ss(ps(1, 2, 3, 4), x, IMM);                                       \
+      show_ps("roundss " #IMM, s);                                                           \
+    }                                                                                        \
+    for (unsigned i = 0; i + 2 <= ND; i += 2) {                                              \
+      __m128d x = pd(kDoubles[i], kDoubles[i + 1]);                                          \
+      _mm_setcsr(_mm_getcsr() & ~0x3fu);                                                     \
+      __m128d r = _mm_round_pd(x, IMM);                                                      \
+      printf("pe=%u ", _mm_getcsr() & 0x3f);                                                 \
+      show_pd("roundpd " #IMM, r);                                                           \
+      show_pd("roundsd " #IMM, _mm_round_sd(pd(5, 6), x, IMM));                              \
+    }                                                                                        \
+  } while (0)
+
+static void rounding(void) {
+  static const unsigned modes[] = {_MM_ROUND_NEAREST, _MM_ROUND_DOWN, _MM_ROUND_UP, _MM_ROUND_TOWARD_ZERO};
+  for (unsigned m = 0; m < 4; m++) {
+    _MM_SET_ROUNDING_MODE(modes[m]);
+    printf("-- MXCSR mode %u\n", m);
+    ROUND_ALL(0); ROUND_ALL(1); ROUND_ALL(2); ROUND_ALL(3);
+    ROUND_ALL(4); ROUND_ALL(5); ROUND_ALL(6); ROUND_ALL(7);
+    ROUND_ALL(8); ROUND_ALL(9); ROUND_ALL(10); ROUND_ALL(11);
+    ROUND_ALL(12); ROUND_ALL(13); ROUND_ALL(14); ROUND_ALL(15);
+  }
+  _MM_SET_ROUNDING_MODE(_MM_ROUND_NEAREST);
+}
+
+#define DPPS(IMM) show_ps("dpps " #IMM, _mm_dp_ps(a, b, IMM))
+#define DPPD(IMM) show_pd("dppd " #IMM, _mm_dp_pd(c, d, IMM))
+
+static void dot_products(void) {
+  for (unsigned i = 0; i + 8 <= NF; i += 3) {
+    __m128 a = ps(kFloats[i], kFloats[i + 1], kFloats[i + 2], kFloats[i + 3]);
+    __m128 b = ps(kFloats[i + 4], kFloats[i + 7], kFloats[i + 5], kFloats[i + 6]);
+    DPPS(0xff); DPPS(0xf1); DPPS(0x71); DPPS(0x3c); DPPS(0x55); DPPS(0x00); DPPS(0x1f); DPPS(0xe2);
+  }
+  for (unsigned i = 0; i + 4 <= ND; i += 1) {
+    __m128d c = pd(kDoubles[i], kDoubles[i + 1]);
+    __m128d d = pd(kDoubles[i + 3], kDoubles[i + 2]);
+    DPPD(0x33); DPPD(0x31); DPPD(0x12); DPPD(0x23); DPPD(0x00);
+  }
+  // Rounding of the intermediate sums in every mode.
+  __m128 a = ps(0x3f800001, 0x33800000, 0xbf800000, 0x33000001);
+  __m128 b = ps(0x3f800000, 0x3f800000, 0x3f800001, 0x3f800000);
+  __m128d c = pd(0x3ff0000000000001, 0x3ca0000000000000);
+  __m128d d = pd(0x3ff0000000000001, 0x3ff0000000000001);
+  for (unsigned m = 0; m < 4; m++) {
+    _MM_SET_ROUNDING_MODE(m << 13);
+    DPPS(0xff);
+    DPPD(0x33);
+  }
+  _MM_SET_ROUNDING_MODE(_MM_ROUND_NEAREST);
+  uint64_t h = FNV_INIT;
+  rng_seed(7);
+  for (int i = 0; i < 2000; i++) {
+    __m128 x = ps(rng_u32() >> 2, rng_u32() | 0x30000000u, rng_u32() >> 1, rng_u32());
+    __m128 y = ps(rng_u32() >> 2, rng_u32(), rng_u32() & 0xbfffffffu, rng_u32() >> 3);
+    __m128 r = _mm_dp_ps(x, y, 0xff);
+    h = fnv1a(h, &r, 16);
+    __m128d xd = pd(rng_next() >> 2, rng_next()), yd = pd(rng_next(), rng_next() >> 3);
+    __m128d rd = _mm_dp_pd(xd, yd, 0x33);
+    h = fnv1a(h, &rd, 16);
+  }
+  printf("dp random %016" PRIx64 "\n", h);
+}
+
+#define INSERTPS(IMM) show_ps("insertps " #IMM, _mm_insert_ps(a, b, IMM))
+#define BLENDPS(IMM) show_ps("blendps " #IMM, _mm_blend_ps(a, b, IMM))
+#define BLENDPD(IMM) show_pd("blendpd " #IMM, _mm_blend_pd(c, d, IMM))
+
+static void blends_and_inserts(void) {
+  __m128 a = ps(0x3f800000, 0x40000000, 0x40400000, 0x40800000);
+  __m128 b = ps(0xbf800000, 0xc0000000, 0xc0400000, 0x7fc00001);
+  __m128d c = pd(0x3ff0000000000000, 0x4000000000000000), d = pd(0x8000000000000000, 0xfff8000000000002);
+  BLENDPS(0x0); BLENDPS(0x1); BLENDPS(0x2); BLENDPS(0x6); BLENDPS(0x9); BLENDPS(0xe); BLENDPS(0xf);
+  BLENDPD(0); BLENDPD(1); BLENDPD(2); BLENDPD(3);
+  __m128 mask = ps(0x80000000, 0x00000000, 0xffffffff, 0x7fffffff);
+  show_ps("blendvps", _mm_blendv_ps(a, b, mask));
+  show_pd("blendvpd", _mm_blendv_pd(c, d, pd(0x8000000000000000, 1)));
+  show_pd("blendvpd 2", _mm_blendv_pd(c, d, pd(1, 0xffffffffffffffff)));
+  INSERTPS(0x00); INSERTPS(0x10); INSERTPS(0xe0); INSERTPS(0x30); INSERTPS(0x4f); INSERTPS(0x8a);
+  INSERTPS(0xc5); INSERTPS(0x71); INSERTPS(0xff); INSERTPS(0x2c);
+  float mem[4] = {9.5f, -7.25f, 3.0f, 1.0f};
+  __m128 r = a;
+  __asm__("insertps $0xd2, %1, %0" : "+x"(r) : "m"(mem[1]));
+  show_ps("insertps m32", r);
+  int e;
+  __asm__("extractps $3, %1, %0" : "=r"(e) : "x"(b));
+  printf("extractps 3      %08x\n", (unsigned)e);
+}
+
+static void sse3(void) {
+  for (unsigned i = 0; i + 8 <= NF; i += 2) {
+    __m128 a = ps(kFloats[i], kFloats[i + 1], kFloats[i + 2], kFloats[i + 3]);
+    __m128 b = ps(kFloats[i + 5], kFloats[i + 4], kFloats[i + 7], kFloats[i + 6]);
+    show_ps("addsubps", _mm_addsub_ps(a, b));
+    show_ps("haddps", _mm_hadd_ps(a, b));
+    show_ps("hsubps", _mm_hsub_ps(a, b));
+    show_ps("haddps aa", _mm_hadd_ps(a, a));
+    show_ps("movsldup", _mm_moveldup_ps(a));
+    show_ps("movshdup", _mm_movehdup_ps(b));
+  }
+  for (unsigned i = 0; i + 4 <= ND; i++) {
+    __m128d c = pd(kDoubles[i], kDoubles[i + 1]);
+    __m128d d = pd(kDoubles[i + 3], kDoubles[i + 2]);
+    show_pd("addsubpd", _mm_addsub_pd(c, d));
+    show_pd("haddpd", _mm_hadd_pd(c, d));
+    show_pd("hsubpd", _mm_hsub_pd(c, d));
+    show_pd("movddup", _mm_movedup_pd(c));
+    show_pd("movddup m", _mm_loaddup_pd((const double *)&kDoubles[i + 1]));
+  }
+  // inf - inf and the like make the default NaN; with rounding modes.
+  __m128 inf = ps(0x7f800000, 0xff800000, 0x7f800000, 0x3f800000);
+  for (unsigned m = 0; m < 4; m++) {
+    _MM_SET_ROUNDING_MODE(m << 13);
+    show_ps("haddps inf", _mm_hadd_ps(inf, ps(0x3f800001, 0x33800000, 0xff800000, 0xff800000)));
+    show_ps("addsubps r", _mm_addsub_ps(ps(0x3f800001, 0x3f800001, 0x7f800000, 1), ps(0x33800000, 0x33800000, 0x7f800000, 1)));
+  }
+  _MM_SET_ROUNDING_MODE(_MM_ROUND_NEAREST);
+  unsigned char buf[40];
+  for (int i = 0; i < 40; i++) buf[i] = (unsigned char)(i * 11 + 3);
+  __m128i l = _mm_lddqu_si128((const __m128i *)(buf + 3));
+  show_ps("lddqu", _mm_castsi128_ps(l));
+}
+
+__attribute__((noipa)) static long double ld(double x) { return x; }
+
+static void fisttp(void) {
+  static const double vals[] = {0.0, -0.0, 1.5, -1.5, 2.5, -2.7, 32767.9, -32768.9, 32768.0, 2147483647.9,
+                                -2147483648.9, 2147483648.0, 9.2233720368547748e18, -9.2233720368547758e18,
+                                1e300, -1e300};
+  for (unsigned i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+    long double x = ld(vals[i]);
+    short s;
+    int w;
+    long long q;
+    __asm__("fisttps %0" : "=m"(s) : "t"(x) : "st");
+    __asm__("fisttpl %0" : "=m"(w) : "t"(x) : "st");
+    __asm__("fisttpll %0" : "=m"(q) : "t"(x) : "st");
+    printf("fisttp %-22.17g %04hx %08x %016llx\n", vals[i], (unsigned short)s, (unsigned)w, (unsigned long long)q);
+  }
+}
+
+int main(void) {
+  sse3();
+  blends_and_inserts();
+  dot_products();
+  rounding();
+  fisttp();
+  return 0;
+}
