@@ -1,4 +1,5 @@
-// MMX and the MMX forms of SSE/SSE2 (pshufw, pmovmskb, pextrw, cvtpi2ps...).
+// MMX and the MMX forms of SSE/SSE2 (pshufw, pmovmskb, pextrw, cvtpi2ps...)
+// and of SSSE3 (pshufb, palignr, phadd...).
 //
 // The eight 64-bit MM registers are the significands of the x87 physical
 // registers R0-R7 (GuestState::st).  Every instruction with an MM register
@@ -130,6 +131,55 @@ bool shift(Ctx& c) {
   Value a = read_mm(c, 0);
   enter_mmx_mode(c);
   write_mm(c, 0, c.b.vec(kImmOp, Type::V128, kLane, a, ir::kNoValue, c.op(1).imm.value.u & 0xff));
+  return true;
+}
+
+// The horizontal SSSE3 operations: dst and src side by side in one vector,
+// whose low half then holds the MMX result.
+Value side_by_side(Ctx& c, Value a, Value b) { return c.b.vec(VecOp::ZipLo, Type::V128, 3, a, b); }
+
+// phaddw/phaddd.
+template <unsigned kLane>
+bool add_pairs(Ctx& c) {
+  return mm_binary(c, [&](Value a, Value b) {
+    Value both = side_by_side(c, a, b);
+    return c.b.vec(VecOp::AddPairs, Type::V128, kLane, both, both);
+  });
+}
+
+// phaddsw/phsub*: even elements combined with the odd ones.
+template <VecOp kOp, unsigned kLane>
+bool horizontal(Ctx& c) {
+  return mm_binary(c, [&](Value a, Value b) {
+    Value both = side_by_side(c, a, b);
+    Value even = c.b.vec(VecOp::UnzipEven, Type::V128, kLane, both, both);
+    Value odd = c.b.vec(VecOp::UnzipOdd, Type::V128, kLane, both, both);
+    return c.b.vec(kOp, Type::V128, kLane, even, odd);
+  });
+}
+
+// pshufb mm: an index selects among 8 bytes (its low 3 bits; bit 7 zeroes).
+bool pshufb(Ctx& c) {
+  return mm_binary(c, [&](Value a, Value b) {
+    Value mask = c.b.vec(VecOp::FromGpr, Type::V128, 3, c.b.constant(Type::I64, 0x8787878787878787ull));
+    return c.b.vec(VecOp::ByteTable, Type::V128, 0, a, c.b.vec(VecOp::And, Type::V128, 0, b, mask));
+  });
+}
+
+// palignr mm: bytes imm.. of src (low) : dst (high).
+bool palignr(Ctx& c) {
+  const uint64_t imm = c.op(2).imm.value.u & 0xff;
+  return mm_binary(c, [&](Value a, Value b) {
+    return c.b.vec(VecOp::ByteShr, Type::V128, 0, side_by_side(c, b, a), ir::kNoValue, imm);
+  });
+}
+
+template <unsigned kLane>
+bool abs(Ctx& c) {
+  if (!is_mm(c.op(0))) return false;
+  Value src = read_mm(c, 1);
+  enter_mmx_mode(c);
+  write_mm(c, 0, c.b.vec(VecOp::Abs, Type::V128, kLane, src));
   return true;
 }
 
@@ -316,6 +366,25 @@ void register_shifts_and_permutations(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_PSHUFW, pshufw);
 }
 
+void register_ssse3(HandlerTable& t) {
+  t.add(ZYDIS_MNEMONIC_PSHUFB, pshufb);
+  t.add(ZYDIS_MNEMONIC_PALIGNR, palignr);
+  t.add(ZYDIS_MNEMONIC_PABSB, abs<0>);
+  t.add(ZYDIS_MNEMONIC_PABSW, abs<1>);
+  t.add(ZYDIS_MNEMONIC_PABSD, abs<2>);
+  t.add(ZYDIS_MNEMONIC_PHADDW, add_pairs<1>);
+  t.add(ZYDIS_MNEMONIC_PHADDD, add_pairs<2>);
+  t.add(ZYDIS_MNEMONIC_PHADDSW, horizontal<VecOp::AddSatS, 1>);
+  t.add(ZYDIS_MNEMONIC_PHSUBW, horizontal<VecOp::Sub, 1>);
+  t.add(ZYDIS_MNEMONIC_PHSUBD, horizontal<VecOp::Sub, 2>);
+  t.add(ZYDIS_MNEMONIC_PHSUBSW, horizontal<VecOp::SubSatS, 1>);
+  t.add(ZYDIS_MNEMONIC_PMADDUBSW, bin<VecOp::MaddUbs, 1>);
+  t.add(ZYDIS_MNEMONIC_PMULHRSW, bin<VecOp::MulHiRound, 1>);
+  t.add(ZYDIS_MNEMONIC_PSIGNB, bin<VecOp::Sign, 0>);
+  t.add(ZYDIS_MNEMONIC_PSIGNW, bin<VecOp::Sign, 1>);
+  t.add(ZYDIS_MNEMONIC_PSIGND, bin<VecOp::Sign, 2>);
+}
+
 void register_moves_and_conversions(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_MOVD, mov_dq);
   t.add(ZYDIS_MNEMONIC_MOVQ, mov_dq);
@@ -340,6 +409,7 @@ void register_mmx(HandlerTable& mmx, HandlerTable& main) {
   register_arithmetic(mmx);
   register_shifts_and_permutations(mmx);
   register_moves_and_conversions(mmx);
+  register_ssse3(mmx);
   main.add(ZYDIS_MNEMONIC_EMMS, emms);
 }
 

@@ -1,5 +1,5 @@
 // SSSE3 on XMM registers: pshufb, palignr, pabs*, horizontal adds and
-// subtracts, pmaddubsw, pmulhrsw, psign*.  The MMX forms are not translated.
+// subtracts, pmaddubsw, pmulhrsw, psign*.  The MMX forms: family_mmx.cpp.
 #include "x86/sse.h"
 
 namespace phybin::x86 {

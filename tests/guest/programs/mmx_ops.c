@@ -1,5 +1,5 @@
 // MMX, run through inline assembly (GCC lowers MMX intrinsics to SSE on
-// x86-64): every MMX arithmetic, logic, shift, unpack and pack instruction
+// x86-64): every MMX and SSSE3-on-MMX arithmetic, logic, shift, unpack and pack instruction
 // with register and memory sources over edge and pseudo-random values; the
 // SSE additions on MM registers (pshufw, pmovmskb, pextrw, pinsrw, psadbw,
 // pavg, pmin/pmax, pmuludq); the moves between MM, general and XMM
@@ -48,7 +48,9 @@ static const uint64_t edges[] = {
   X(pand) X(pandn) X(por) X(pxor) X(psllw) X(pslld) X(psllq) X(psrlw) X(psrld) X(psrlq)    \
   X(psraw) X(psrad) X(punpcklbw) X(punpcklwd) X(punpckldq) X(punpckhbw) X(punpckhwd)      \
   X(punpckhdq) X(packsswb) X(packssdw) X(packuswb) X(pavgb) X(pavgw) X(pminub) X(pmaxub)  \
-  X(pminsw) X(pmaxsw) X(pmulhuw) X(psadbw) X(pmuludq)
+  X(pminsw) X(pmaxsw) X(pmulhuw) X(psadbw) X(pmuludq) X(pshufb) X(phaddw) X(phaddd)         \
+  X(phaddsw) X(phsubw) X(phsubd) X(phsubsw) X(pmaddubsw) X(pmulhrsw) X(psignb) X(psignw)    \
+  X(psignd) X(pabsb) X(pabsw) X(pabsd)
 
 #define DEFINE_OP(name) MMX_BIN(op_##name, #name)
 MMX_OPS(DEFINE_OP)
@@ -116,6 +118,13 @@ static void test_immediates(void) {
     h = h * 31 + out;
   }
   printf("pshufw hash %016llx\n", (unsigned long long)h);
+  // palignr mm: every shift count a program could use, and beyond.
+  uint64_t dst = 0x0706050403020100ull, src = 0x0f0e0d0c0b0a0908ull, out;
+#define PALIGNR(imm)                                                                                      \
+  __asm__ volatile("movq %1, %%mm1\n\tmovq %2, %%mm2\n\tpalignr $" #imm ", %%mm2, %%mm1\n\tmovq %%mm1, %0" \
+                   : "=r"(out) : "r"(dst), "r"(src) : "mm1", "mm2");                                     \
+  printf("palignr $%d %016llx\n", imm, (unsigned long long)out);
+  PALIGNR(0) PALIGNR(1) PALIGNR(5) PALIGNR(8) PALIGNR(9) PALIGNR(15) PALIGNR(16) PALIGNR(200)
   __asm__ volatile("emms");
 }
 
