@@ -220,6 +220,7 @@ void Gen::begin_case(uint64_t case_seed) {
   case_ = Case{};
   case_.seed = case_seed;
   undefined_ = 0;
+  scratch_ = 0;
   dt_state& s = case_.init;
   // memory operands: base register near the middle of the operand area,
   // index register with a small value

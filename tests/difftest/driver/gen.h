@@ -16,11 +16,10 @@ extern "C" {
 namespace difftest {
 
 // RFLAGS status bits.
-enum : uint32_t {
-  CF = 1u << 0, PF = 1u << 2, AF = 1u << 4, ZF = 1u << 6, SF = 1u << 7, DF = 1u << 10, OF = 1u << 11,
-  ALL_FLAGS = CF | PF | AF | ZF | SF | OF,
-  SZP = SF | ZF | PF,
-};
+constexpr uint32_t CF = 1u << 0, PF = 1u << 2, AF = 1u << 4, ZF = 1u << 6, SF = 1u << 7, DF = 1u << 10,
+                   OF = 1u << 11;
+constexpr uint32_t ALL_FLAGS = CF | PF | AF | ZF | SF | OF;
+constexpr uint32_t SZP = SF | ZF | PF;
 
 // One instruction (or a line of setup instructions) of a sequence and what
 // it does to the status flags: `defines` are written with a value the SDM
@@ -91,6 +90,7 @@ class Gen {
   uint32_t undefined_flags() const { return undefined_; }
 
   Case& current() { return case_; }
+  int& scratch() { return scratch_; }  // per-case counter a family may keep (stack depth)
   // Starts a case: random GPRs (RSP in the stack area, a base and an index
   // register for memory operands), flags, memory, XMM, MXCSR and x87 state
   // in their defaults unless the family asks for random ones.
@@ -107,6 +107,7 @@ class Gen {
   std::mt19937_64 rng_;
   Case case_;
   uint32_t undefined_ = 0;
+  int scratch_ = 0;
   int base_reg_ = 3;
   int index_reg_ = -1;
   int index_value_ = 0;

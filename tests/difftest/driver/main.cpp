@@ -24,6 +24,7 @@ struct Options {
   uint64_t batch = 4000;   // cases per harness run
   int max_reports = 3;
   long only_case = -1;
+  bool show_faults = false;  // list the cases that fault natively (generator debugging)
 };
 
 constexpr int kExitMismatch = 1, kExitError = 2, kExitSkipped = 77;
@@ -74,7 +75,11 @@ std::vector<std::vector<std::string>> run_both(const Options& o, const std::vect
   std::vector<std::vector<std::string>> diffs(cases.size());
   for (size_t i = 0; i < cases.size(); ++i) {
     diffs[i] = compare_states(cases[i], counts[i], native[i], phybin[i]);
-    if (native_faults && native[i].signal) ++*native_faults;
+    if (native[i].signal && native_faults) ++*native_faults;
+    if (native[i].signal && o.show_faults) {
+      std::cout << "native signal " << native[i].signal << " in:\n";
+      for (const Insn& insn : cases[i].insns) std::cout << "  " << insn.text << "\n";
+    }
   }
   return diffs;
 }
@@ -177,6 +182,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--total") o.total = parse_number(value());
     else if (a == "--batch") o.batch = std::max<uint64_t>(1, parse_number(value()));
     else if (a == "--max-reports") o.max_reports = static_cast<int>(parse_number(value()));
+    else if (a == "--show-faults") o.show_faults = true;
     else if (a == "--case") o.only_case = static_cast<long>(parse_number(value()));
     else if (a == "--family") {
       std::stringstream list(value());

@@ -10,5 +10,14 @@ void step_carry(Gen& g);
 void step_extend(Gen& g);
 void step_exchange(Gen& g);
 void step_cmpxchg16b(Gen& g);
+void step_shift(Gen& g);
+void step_shld16(Gen& g);
+void step_muldiv(Gen& g);
+void step_bits(Gen& g);
+void step_popcnt(Gen& g);
+void step_condition(Gen& g);
+void step_stack(Gen& g);
+void step_stack_rare(Gen& g);
+void step_string(Gen& g);
 
 }  // namespace difftest

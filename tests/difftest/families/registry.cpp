@@ -11,6 +11,15 @@ const std::vector<Family>& all_families() {
       {"carry", nullptr, true, nullptr, step_carry, 2, 12, "adc/sbb chains, inc/dec/neg/not, stc/clc/cmc"},
       {"extend", nullptr, true, nullptr, step_extend, 1, 10, "cbw..cqo, movsx/movzx/movsxd, lea, mov, lahf/sahf"},
       {"exchange", nullptr, true, nullptr, step_exchange, 1, 8, "xchg, cmpxchg (lock), xadd"},
+      {"shift", nullptr, true, nullptr, step_shift, 1, 8, "shl/sal/shr/sar/rol/ror/rcl/rcr/shld/shrd, imm and CL, all counts"},
+      {"shld16", nullptr, false, nullptr, step_shld16, 1, 4, "16-bit shld/shrd (not translated yet)"},
+      {"muldiv", nullptr, true, nullptr, step_muldiv, 1, 6, "mul/imul (1, 2, 3 operands), div/idiv (faults compared)"},
+      {"bits", nullptr, true, nullptr, step_bits, 1, 8, "bt/bts/btr/btc (memory with register offsets), bsf/bsr, bswap"},
+      {"popcnt", "popcnt", true, nullptr, step_popcnt, 1, 8, "popcnt"},
+      {"condition", nullptr, true, nullptr, step_condition, 2, 12, "setcc, cmovcc, jcc after flag producers"},
+      {"stack", nullptr, true, nullptr, step_stack, 1, 12, "push/pop all forms, pushf/popf, enter/leave"},
+      {"stack_rare", nullptr, false, nullptr, step_stack_rare, 1, 3, "enter (levels 0..4), 16-bit push/pop (not translated yet)"},
+      {"string", nullptr, true, nullptr, step_string, 1, 4, "movs/stos/lods/cmps/scas with rep/repe/repne, both directions"},
       {"cmpxchg8b16b", "cx16", false, nullptr, step_cmpxchg16b, 1, 4, "cmpxchg8b, cmpxchg16b (not translated yet)"},
   };
   return families;

@@ -38,12 +38,17 @@ static void map_fixed(uintptr_t addr, size_t size, int prot) {
   if (p != (void *)addr) die("cannot map the fixed case areas");
 }
 
+/* The handler runs on its own stack: the case's RSP points into the small
+ * memory area, whose contents are compared. */
 static void install_fault_handlers(void) {
   static const int signals[] = {SIGFPE, SIGSEGV, SIGBUS, SIGILL, SIGTRAP};
+  static char alt_stack[1 << 16] __attribute__((aligned(16)));
+  stack_t ss = {.ss_sp = alt_stack, .ss_size = sizeof alt_stack, .ss_flags = 0};
+  if (sigaltstack(&ss, NULL) != 0) die("sigaltstack failed");
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_fault;
-  sa.sa_flags = SA_NODEFER;
+  sa.sa_flags = SA_NODEFER | SA_ONSTACK;
   for (size_t i = 0; i < sizeof signals / sizeof signals[0]; ++i) sigaction(signals[i], &sa, NULL);
 }
 
