@@ -91,10 +91,17 @@ void pop_as_asked(Fpu& f, const X87Desc& d) {
 
 void do_load(Fpu& f, const X87Desc& d, uint64_t addr) {
   FpEnv env = f.env(false);
-  Float80 v;
-  if (d.op == X87Op::LoadConst) v = load_constant(env.rc, static_cast<Constant>(d.reg));
-  else if (d.mem == X87Mem::None) v = f.read(d.reg, env);
-  else v = load_value(env, addr, d.mem);
+  Float80 v = kIndefinite;
+  // A full stack (the new ST0 in use) is checked first: the source is not
+  // read then, so it raises no denormal or invalid exception.
+  if (!f.empty(7)) {
+  } else if (d.op == X87Op::LoadConst) {
+    v = load_constant(env.rc, static_cast<Constant>(d.reg));
+  } else if (d.mem == X87Mem::None) {
+    v = f.read(d.reg, env);
+  } else {
+    v = load_value(env, addr, d.mem);
+  }
   f.push(v, env);
   f.finish(env.status, kC1);
 }
@@ -239,6 +246,8 @@ void do_two_operand(Fpu& f, const X87Desc& d) {
   Float80 r = kIndefinite;
   if (f.empty(0) || f.empty(1)) {
     env.raise(kStackUnderflow);
+    // fprem/fprem1 report the (indefinite) result as complete: C2 = 0
+    if (d.op == X87Op::Prem || d.op == X87Op::Prem1) defined = kC1 | kC2;
   } else {
     Float80 a = f.get(0), b = f.get(1);
     switch (d.op) {
@@ -277,8 +286,10 @@ void do_stack(Fpu& f, const X87Desc& d, uint64_t cond) {
       break;
     default: {  // CondMove
       if (f.empty(0) || f.empty(d.reg)) {
+        // the CPU answers an empty operand with the indefinite whether or
+        // not the condition holds
         env.raise(kStackUnderflow);
-        if (cond) f.put(0, kIndefinite);
+        f.put(0, kIndefinite);
       } else if (cond) {
         f.put(0, f.get(d.reg));
       }
