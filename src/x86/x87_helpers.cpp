@@ -92,8 +92,18 @@ void pop_as_asked(Fpu& f, const X87Desc& d) {
 void do_load(Fpu& f, const X87Desc& d, uint64_t addr) {
   FpEnv env = f.env(false);
   Float80 v = kIndefinite;
-  // A full stack (the new ST0 in use) is checked first: the source is not
-  // read then, so it raises no denormal or invalid exception.
+  const bool from_register = d.op == X87Op::Load && d.mem == X87Mem::None;
+  if (from_register && f.empty(d.reg)) {
+    // An empty source register is reported (underflow, C1 = 0) even when
+    // the stack is also full.
+    env.raise(kStackUnderflow);
+    f.set_top(f.top() - 1);
+    f.put(0, v);
+    f.finish(env.status, kC1);
+    return;
+  }
+  // A full stack (the new ST0 in use) is checked before a memory source is
+  // read, so that source raises no denormal or invalid exception then.
   if (!f.empty(7)) {
   } else if (d.op == X87Op::LoadConst) {
     v = load_constant(env.rc, static_cast<Constant>(d.reg));
