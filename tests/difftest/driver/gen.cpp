@@ -190,8 +190,10 @@ std::string Gen::expand(const std::string& tmpl) {
         case 'R': out += gpr(size, true); break;
         case 'r': out += gpr(size, false); break;
         case 'm': out += mem_operand(size, size == 128 ? 16 : 1); break;
+        case 's': out += "st(" + std::to_string(below(8)) + ")"; break;  // {st}: an x87 register
         case 'u': out += key == "u128" ? mem_operand(128, 1) : std::to_string(below(256)); break;
         case 'x': out += xmm(); break;
+        case 'c': out += std::to_string(below(8)); break;  // {cmp}: SSE compare predicate
         case 'i': {
           int64_t v = size == 8 ? range(-128, 127) : size == 16 ? range(-32768, 32767)
                                                                : static_cast<int32_t>(gpr_value());
@@ -254,10 +256,10 @@ void Gen::begin_case(uint64_t case_seed) {
   }
 }
 
-void Gen::random_mxcsr() {
+void Gen::random_mxcsr(bool flush) {
   // all exceptions masked; DAZ and FTZ together (AArch64 has one bit for both)
   uint32_t mxcsr = 0x1f80 | static_cast<uint32_t>(below(64)) | static_cast<uint32_t>(below(4) << 13);
-  if (chance(25)) mxcsr |= 0x8040;
+  if (flush && chance(25)) mxcsr |= 0x8040;
   std::memcpy(case_.init.fx + 24, &mxcsr, 4);
 }
 

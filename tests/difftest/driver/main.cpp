@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cctype>
 #include <cstring>
+#include <map>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
@@ -24,14 +26,16 @@ struct Options {
   uint64_t batch = 4000;   // cases per harness run
   int max_reports = 3;
   long only_case = -1;
-  bool show_faults = false;  // list the cases that fault natively (generator debugging)
+  bool show_faults = false;
+  bool strict_mxcsr = false;  // compare all MXCSR exception flags  // list the cases that fault natively (generator debugging)
 };
 
 constexpr int kExitMismatch = 1, kExitError = 2, kExitSkipped = 77;
 
 [[noreturn]] void usage() {
   std::cerr << "usage: difftest --harness PATH --runner CMD [--workdir DIR] [--family NAME[,NAME...]|all]\n"
-               "                [--seed N] [--cases N | --total N] [--batch N] [--max-reports N] [--case I] [--list]\n";
+               "                [--seed N] [--cases N | --total N] [--batch N] [--max-reports N] [--case I] [--list]\n"
+               "                [--strict-mxcsr] [--show-faults]\n";
   std::exit(kExitError);
 }
 
@@ -67,7 +71,7 @@ std::string case_file_path(const Options& o, const std::string& tag) { return o.
 // Runs `cases` both ways; returns per case the difference lines.
 std::vector<std::vector<std::string>> run_both(const Options& o, const std::vector<Case>& cases,
                                                const std::vector<size_t>& counts, const std::string& tag,
-                                               size_t* native_faults) {
+                                               size_t* native_faults, size_t* ignored_mxcsr = nullptr) {
   const std::string file = case_file_path(o, tag);
   write_case_file(cases, file, o.tools.workdir + "/" + tag);
   std::vector<dt_state> native = run_cases(o.tools, file, false, tag);
@@ -75,6 +79,7 @@ std::vector<std::vector<std::string>> run_both(const Options& o, const std::vect
   std::vector<std::vector<std::string>> diffs(cases.size());
   for (size_t i = 0; i < cases.size(); ++i) {
     diffs[i] = compare_states(cases[i], counts[i], native[i], phybin[i]);
+    if (ignored_mxcsr && ignored_mxcsr_difference(cases[i], native[i], phybin[i])) ++*ignored_mxcsr;
     if (native[i].signal && native_faults) ++*native_faults;
     if (native[i].signal && o.show_faults) {
       std::cout << "native signal " << native[i].signal << " in:\n";
@@ -124,11 +129,31 @@ void report_mismatch(const Options& o, const Family& f, uint64_t index, const Ca
   std::cout << out.str() << std::flush;
 }
 
+// What a difference line is about, for the family summary: the register
+// class (XMM3 -> XMM, rax -> gpr) or, for status words, the bits that
+// differ (MXCSR^0002 is DE).
+std::string difference_kind(const std::string& diff) {
+  std::istringstream in(diff);
+  std::string what, native_word, native_value, phybin_word, phybin_value;
+  in >> what >> native_word >> native_value >> phybin_word >> phybin_value;
+  if (what == "MXCSR" || what == "FSW" || what == "rflags") {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "^%llx",
+                  static_cast<unsigned long long>(std::stoull(native_value, nullptr, 16) ^ std::stoull(phybin_value, nullptr, 16)));
+    return what + buf;
+  }
+  while (!what.empty() && std::isdigit(static_cast<unsigned char>(what.back()))) what.pop_back();
+  if (what.size() <= 3 && what[0] == 'r') return "gpr";
+  if (what.rfind("mem", 0) == 0) return "mem";
+  return what;
+}
+
 // Runs `count` cases of one family; returns the number of mismatching cases.
 uint64_t run_family(const Options& o, const Family& f, uint64_t count) {
   uint64_t mismatches = 0, done = 0;
-  size_t native_faults = 0;
+  size_t native_faults = 0, ignored_mxcsr = 0;
   int reports = 0;
+  std::map<std::string, uint64_t> kinds;
   const uint64_t first = o.only_case >= 0 ? static_cast<uint64_t>(o.only_case) : 0;
   if (o.only_case >= 0) count = 1;
   while (done < count) {
@@ -137,18 +162,27 @@ uint64_t run_family(const Options& o, const Family& f, uint64_t count) {
     std::vector<size_t> counts;
     for (uint64_t i = 0; i < n; ++i) {
       cases.push_back(generate_case(f, o.seed, first + done + i));
+      if (o.strict_mxcsr) cases.back().tolerance.mxcsr_ignored = 0;
       counts.push_back(cases.back().insns.size());
     }
-    auto diffs = run_both(o, cases, counts, f.name, &native_faults);
+    auto diffs = run_both(o, cases, counts, f.name, &native_faults, &ignored_mxcsr);
     for (uint64_t i = 0; i < n; ++i) {
       if (diffs[i].empty()) continue;
       ++mismatches;
+      for (const std::string& d : diffs[i]) ++kinds[difference_kind(d)];
       if (reports++ < o.max_reports) report_mismatch(o, f, first + done + i, cases[i]);
     }
     done += n;
   }
   std::cout << "family " << f.name << ": " << done << " cases, " << mismatches << " mismatching, " << native_faults
-            << " faulting natively (compared as signals)\n";
+            << " faulting natively (compared as signals)";
+  if (ignored_mxcsr) std::cout << ", " << ignored_mxcsr << " with MXCSR IE/DE differences (not compared)";
+  std::cout << "\n";
+  if (!kinds.empty()) {
+    std::cout << "  differences by kind:";
+    for (const auto& [kind, n] : kinds) std::cout << " " << kind << " " << n;
+    std::cout << "\n";
+  }
   return mismatches;
 }
 
@@ -182,6 +216,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--total") o.total = parse_number(value());
     else if (a == "--batch") o.batch = std::max<uint64_t>(1, parse_number(value()));
     else if (a == "--max-reports") o.max_reports = static_cast<int>(parse_number(value()));
+    else if (a == "--strict-mxcsr") o.strict_mxcsr = true;
     else if (a == "--show-faults") o.show_faults = true;
     else if (a == "--case") o.only_case = static_cast<long>(parse_number(value()));
     else if (a == "--family") {

@@ -19,5 +19,16 @@ void step_condition(Gen& g);
 void step_stack(Gen& g);
 void step_stack_rare(Gen& g);
 void step_string(Gen& g);
+void init_sse(Gen& g);
+void init_sse_no_flush(Gen& g);
+void init_sse_flush(Gen& g);
+void init_sse_convert(Gen& g);
+void step_sse_int(Gen& g);
+void step_sse_fp(Gen& g);
+void step_sse_shuffle(Gen& g);
+void step_sse_convert(Gen& g);
+void init_x87(Gen& g);
+void step_x87(Gen& g);
+void step_x87_transcendental(Gen& g);
 
 }  // namespace difftest
