@@ -216,7 +216,8 @@ void do_unary_push(Fpu& f, const X87Desc& d) {
   FpEnv env = f.env(false);
   Float80 first = kIndefinite, second = kIndefinite;
   uint16_t defined = kC1 | (d.op == X87Op::Extract ? 0 : kC2);
-  if (f.empty(0)) {
+  const bool underflow = f.empty(0);
+  if (underflow) {
     env.raise(kStackUnderflow);
   } else if (!f.empty(7)) {
     env.raise(kStackOverflow);
@@ -237,7 +238,13 @@ void do_unary_push(Fpu& f, const X87Desc& d) {
     }
   }
   f.put(0, first);
-  f.push(second, env);
+  if (underflow) {
+    // the underflow is what is reported (C1 = 0), even on a full stack
+    f.set_top(f.top() - 1);
+    f.put(0, second);
+  } else {
+    f.push(second, env);
+  }
   f.finish(env.status, defined);
 }
 
