@@ -173,6 +173,7 @@ uint64_t run_family(const Options& o, const Family& f, uint64_t count) {
       if (reports++ < o.max_reports) report_mismatch(o, f, first + done + i, cases[i]);
     }
     done += n;
+    if (done < count) std::cout << "family " << f.name << ": " << done << " of " << count << " cases, " << mismatches << " mismatching so far" << std::endl;
   }
   std::cout << "family " << f.name << ": " << done << " cases, " << mismatches << " mismatching, " << native_faults
             << " faulting natively (compared as signals)";
@@ -183,6 +184,7 @@ uint64_t run_family(const Options& o, const Family& f, uint64_t count) {
     for (const auto& [kind, n] : kinds) std::cout << " " << kind << " " << n;
     std::cout << "\n";
   }
+  std::cout << std::flush;
   return mismatches;
 }
 
