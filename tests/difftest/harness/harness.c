@@ -76,6 +76,10 @@ static void run_one(uint32_t entry, const struct dt_state *in, struct dt_state *
 
 int main(int argc, char **argv) {
   if (argc != 3) die("usage: harness CASES RESULTS");
+  /* Before anything allocates: the kernel places a static program's brk
+   * heap at a random address that can fall on the fixed areas. */
+  map_fixed(DT_CODE_BASE, DT_CODE_RESERVE, PROT_READ | PROT_WRITE);
+  map_fixed(DT_DATA_BASE, 0x2000, PROT_READ | PROT_WRITE);
   FILE *in = fopen(argv[1], "rb");
   if (!in) die("cannot open the case file");
   uint32_t head[3];
@@ -84,10 +88,9 @@ int main(int argc, char **argv) {
   uint32_t ncases = head[1], code_size = head[2];
   size_t code_map = (code_size + 0xfffu) & ~(size_t)0xfff;
   if (code_map == 0) code_map = 0x1000;
-  map_fixed(DT_CODE_BASE, code_map, PROT_READ | PROT_WRITE);
+  if (code_map > DT_CODE_RESERVE) die("too much code in the case file: use smaller batches");
   read_exact(in, (void *)DT_CODE_BASE, code_size);
   if (mprotect((void *)DT_CODE_BASE, code_map, PROT_READ | PROT_EXEC) != 0) die("mprotect failed");
-  map_fixed(DT_DATA_BASE, 0x2000, PROT_READ | PROT_WRITE);
 
   FILE *out = fopen(argv[2], "wb");
   if (!out) die("cannot create the result file");

@@ -6,6 +6,7 @@
 #define DIFFTEST_LAYOUT_H
 
 #define DT_CODE_BASE 0x10000000   /* case code, mapped read+exec once */
+#define DT_CODE_RESERVE 0x08000000 /* room for the code of one case file */
 #define DT_DATA_BASE 0x20000000   /* the memory area cases read and write */
 #define DT_DATA_SIZE 512          /* compared after each case */
 #define DT_OPERAND_SIZE 256       /* [0,256): memory operands; [256,512): stack */
