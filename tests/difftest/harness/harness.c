@@ -76,8 +76,6 @@ static void run_one(uint32_t entry, const struct dt_state *in, struct dt_state *
 
 int main(int argc, char **argv) {
   if (argc != 3) die("usage: harness CASES RESULTS");
-  /* Before anything allocates: the kernel places a static program's brk
-   * heap at a random address that can fall on the fixed areas. */
   map_fixed(DT_CODE_BASE, DT_CODE_RESERVE, PROT_READ | PROT_WRITE);
   map_fixed(DT_DATA_BASE, 0x2000, PROT_READ | PROT_WRITE);
   FILE *in = fopen(argv[1], "rb");

@@ -1,17 +1,19 @@
 /* Shared by the x86-64 harness (C, assembly) and the driver (C++): where a
  * case's memory and the state blocks live.  The addresses are fixed so that
  * the generated case code can address them absolutely (disp32) and stays
- * the same bytes natively and under phybin (guest address == host address). */
+ * the same bytes natively and under phybin (guest address == host address).
+ * They lie above the range where the kernel puts a static program's brk
+ * heap (up to 1 GB above its .bss) and below 2 GB (disp32). */
 #ifndef DIFFTEST_LAYOUT_H
 #define DIFFTEST_LAYOUT_H
 
-#define DT_CODE_BASE 0x10000000   /* case code, mapped read+exec once */
+#define DT_CODE_BASE 0x50000000   /* case code, mapped read+exec once */
 #define DT_CODE_RESERVE 0x08000000 /* room for the code of one case file */
-#define DT_DATA_BASE 0x20000000   /* the memory area cases read and write */
+#define DT_DATA_BASE 0x60000000   /* the memory area cases read and write */
 #define DT_DATA_SIZE 512          /* compared after each case */
 #define DT_OPERAND_SIZE 256       /* [0,256): memory operands; [256,512): stack */
 #define DT_STACK_TOP (DT_DATA_BASE + 0x180) /* initial RSP: room to push and pop */
-#define DT_CTL_BASE 0x20001000    /* state blocks the case prologue/epilogue use */
+#define DT_CTL_BASE 0x60001000    /* state blocks the case prologue/epilogue use */
 
 /* Offsets inside the control page (fxsave areas first: 16-byte aligned). */
 #define DT_CTL_IN_FX 0x000
