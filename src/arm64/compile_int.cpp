@@ -282,7 +282,9 @@ void BlockCompiler::lower_bits(Value v) {
         a_.uxth(kTmp0, a);
         a = kTmp0;
       }
-      a_.fmov(FSize::D, regmap::kVTmp0, a);
+      // a 32-bit value may have junk in the upper half of its register:
+      // the S-sized move clears it
+      a_.fmov(in.type == Type::I64 ? FSize::D : FSize::S, regmap::kVTmp0, a);
       a_.cnt(VArr::B8, regmap::kVTmp0, regmap::kVTmp0);
       a_.addv(VArr::B8, regmap::kVTmp0, regmap::kVTmp0);
       a_.umov(FSize::B, def_gpr(v), regmap::kVTmp0, 0);

@@ -18,10 +18,10 @@ bool same_register_operands(const Ctx& c) {
 template <Opcode kOp, bool kWriteBack>
 bool arith(Ctx& c) {
   Type t = operand_type(c.op(0));
-  // xor r,r and sub r,r are zeroing idioms: the result does not depend on r.
+  // xor r,r, sub r,r and cmp r,r: the result does not depend on r.
   if ((kOp == Opcode::Xor || kOp == Opcode::Sub) && same_register_operands(c)) {
     Value zero = c.b.constant(t, 0);
-    write_operand(c, 0, zero);
+    if (kWriteBack) write_operand(c, 0, zero);  // cmp r,r keeps r
     if (kOp == Opcode::Xor) flags_logic(c, zero);
     else flags_sub(c, zero, zero, zero);
     return true;

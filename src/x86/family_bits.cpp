@@ -50,7 +50,8 @@ bool bit_test(Ctx& c) {
   return true;
 }
 
-// bsf/bsr: ZF = (source == 0); the destination keeps its value then.
+// bsf/bsr: ZF = (source == 0); the destination keeps its value then (the
+// SDM calls it undefined; Intel and AMD CPUs keep it).
 template <bool kReverse>
 bool bit_scan(Ctx& c) {
   Type t = operand_type(c.op(0));
@@ -58,8 +59,16 @@ bool bit_scan(Ctx& c) {
   Value zero = c.b.icmp(Cond::EQ, src, c.b.constant(t, 0));
   Value index = kReverse ? c.b.binary(Opcode::Xor, t, c.b.unary(Opcode::Clz, t, src), c.b.constant(t, type_bits(t) - 1))
                          : c.b.unary(Opcode::Ctz, t, src);
-  Value old = read_operand(c, 0);
-  write_operand(c, 0, c.b.select(t, zero, old, index));
+  if (t == Type::I32) {
+    // A zero source leaves all 64 bits alone, as the CPUs do (no 32-bit
+    // zero-extension then).
+    int reg = gpr_index(c.op(0).reg.value);
+    Value old64 = c.b.get_reg(reg);
+    c.b.set_reg(reg, c.b.select(Type::I64, zero, old64, c.b.zext(Type::I64, index)));
+  } else {
+    Value old = read_operand(c, 0);
+    write_operand(c, 0, c.b.select(t, zero, old, index));
+  }
   put_flag(c, kZF, zero);
   return true;
 }

@@ -119,6 +119,10 @@ bool leave(Ctx& c) {
 
 bool nop(Ctx&) { return true; }
 
+bool is_accumulator(ZydisRegister r) {
+  return r == ZYDIS_REGISTER_AL || r == ZYDIS_REGISTER_AX || r == ZYDIS_REGISTER_EAX || r == ZYDIS_REGISTER_RAX;
+}
+
 // Single guest thread: the compare and the store need no atomicity yet.
 bool cmpxchg(Ctx& c) {
   Type t = operand_type(c.op(0));
@@ -135,6 +139,11 @@ bool cmpxchg(Ctx& c) {
     if (t == Type::I64) c.b.set_reg(RAX, new_acc);
     else if (t == Type::I32) c.b.set_reg(RAX, c.b.select(Type::I64, equal, rax, c.b.zext(Type::I64, dest)));
     else c.b.set_reg(RAX, c.b.insert(Type::I64, rax, new_acc, 0, type_bits(t)));
+    return true;
+  }
+  // The accumulator as destination always compares equal: it gets src.
+  if (is_accumulator(c.op(0).reg.value)) {
+    write_operand(c, 0, src);
     return true;
   }
   // Register destination: x86 writes only one of dest/RAX, but a 32-bit

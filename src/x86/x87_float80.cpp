@@ -162,9 +162,10 @@ bool nan_operands(FpEnv& env, Float80 a, Float80 b, Float80& out) {
   if (ca == Class::SNaN || cb == Class::SNaN) env.raise(kInvalid);
   if (na && nb) {
     // Both NaNs: a quiet one beats a signaling one; otherwise the larger
-    // significand wins, the first operand on a tie.
+    // significand wins, the positive one on a tie (checked on the CPU).
     if (ca != cb) out = quiet(ca == Class::QNaN ? a : b);
-    else out = quiet(b.sig > a.sig ? b : a);
+    else if (a.sig != b.sig) out = quiet(b.sig > a.sig ? b : a);
+    else out = quiet(a.sign() ? b : a);
     return true;
   }
   out = quiet(na ? a : b);

@@ -91,10 +91,27 @@ void pop_as_asked(Fpu& f, const X87Desc& d) {
 
 void do_load(Fpu& f, const X87Desc& d, uint64_t addr) {
   FpEnv env = f.env(false);
-  Float80 v;
-  if (d.op == X87Op::LoadConst) v = load_constant(env.rc, static_cast<Constant>(d.reg));
-  else if (d.mem == X87Mem::None) v = f.read(d.reg, env);
-  else v = load_value(env, addr, d.mem);
+  Float80 v = kIndefinite;
+  const bool from_register = d.op == X87Op::Load && d.mem == X87Mem::None;
+  if (from_register && f.empty(d.reg)) {
+    // An empty source register is reported (underflow, C1 = 0) even when
+    // the stack is also full.
+    env.raise(kStackUnderflow);
+    f.set_top(f.top() - 1);
+    f.put(0, v);
+    f.finish(env.status, kC1);
+    return;
+  }
+  // A full stack (the new ST0 in use) is checked before a memory source is
+  // read, so that source raises no denormal or invalid exception then.
+  if (!f.empty(7)) {
+  } else if (d.op == X87Op::LoadConst) {
+    v = load_constant(env.rc, static_cast<Constant>(d.reg));
+  } else if (d.mem == X87Mem::None) {
+    v = f.read(d.reg, env);
+  } else {
+    v = load_value(env, addr, d.mem);
+  }
   f.push(v, env);
   f.finish(env.status, kC1);
 }
@@ -199,7 +216,8 @@ void do_unary_push(Fpu& f, const X87Desc& d) {
   FpEnv env = f.env(false);
   Float80 first = kIndefinite, second = kIndefinite;
   uint16_t defined = kC1 | (d.op == X87Op::Extract ? 0 : kC2);
-  if (f.empty(0)) {
+  const bool underflow = f.empty(0);
+  if (underflow) {
     env.raise(kStackUnderflow);
   } else if (!f.empty(7)) {
     env.raise(kStackOverflow);
@@ -220,7 +238,13 @@ void do_unary_push(Fpu& f, const X87Desc& d) {
     }
   }
   f.put(0, first);
-  f.push(second, env);
+  if (underflow) {
+    // the underflow is what is reported (C1 = 0), even on a full stack
+    f.set_top(f.top() - 1);
+    f.put(0, second);
+  } else {
+    f.push(second, env);
+  }
   f.finish(env.status, defined);
 }
 
@@ -239,6 +263,8 @@ void do_two_operand(Fpu& f, const X87Desc& d) {
   Float80 r = kIndefinite;
   if (f.empty(0) || f.empty(1)) {
     env.raise(kStackUnderflow);
+    // fprem/fprem1 report the (indefinite) result as complete: C2 = 0
+    if (d.op == X87Op::Prem || d.op == X87Op::Prem1) defined = kC1 | kC2;
   } else {
     Float80 a = f.get(0), b = f.get(1);
     switch (d.op) {
@@ -277,8 +303,10 @@ void do_stack(Fpu& f, const X87Desc& d, uint64_t cond) {
       break;
     default: {  // CondMove
       if (f.empty(0) || f.empty(d.reg)) {
+        // the CPU answers an empty operand with the indefinite whether or
+        // not the condition holds
         env.raise(kStackUnderflow);
-        if (cond) f.put(0, kIndefinite);
+        f.put(0, kIndefinite);
       } else if (cond) {
         f.put(0, f.get(d.reg));
       }

@@ -249,6 +249,18 @@ TEST(X87Float80, Prem1) { run_binary("fprem1", soft_prem1, hw_prem1, kCount / 2,
 
 
 // Comparisons: C3/C2/C0 (and IE, DE) of fcom, fucom, ftst; fxam's class.
+// Two NaNs with the same significand: the CPU returns the positive one,
+// whichever operand it is (seen on the host x87; found by difftest).
+TEST(X87Float80, NaNTieTakesPositive) {
+  const Float80 pos = make80(false, 0x7fff, 0xc000000000000001ull);
+  const Float80 neg = make80(true, 0x7fff, 0xc000000000000001ull);
+  FpEnv env;
+  EXPECT_EQ(add(env, pos, neg), pos);
+  EXPECT_EQ(add(env, neg, pos), pos);
+  EXPECT_EQ(div(env, neg, pos), pos);
+  EXPECT_EQ(mul(env, neg, pos), pos);
+}
+
 TEST(X87Float80, Compare) {
   Rng r{10};
   Checker c{"fcom"};

@@ -1,0 +1,34 @@
+// The step functions of all families (one file per group of families).
+#pragma once
+
+#include "../driver/gen.h"
+
+namespace difftest {
+
+void step_alu(Gen& g);
+void step_carry(Gen& g);
+void step_extend(Gen& g);
+void step_exchange(Gen& g);
+void step_cmpxchg16b(Gen& g);
+void step_shift(Gen& g);
+void step_shld16(Gen& g);
+void step_muldiv(Gen& g);
+void step_bits(Gen& g);
+void step_popcnt(Gen& g);
+void step_condition(Gen& g);
+void step_stack(Gen& g);
+void step_stack_rare(Gen& g);
+void step_string(Gen& g);
+void init_sse(Gen& g);
+void init_sse_no_flush(Gen& g);
+void init_sse_flush(Gen& g);
+void init_sse_convert(Gen& g);
+void step_sse_int(Gen& g);
+void step_sse_fp(Gen& g);
+void step_sse_shuffle(Gen& g);
+void step_sse_convert(Gen& g);
+void init_x87(Gen& g);
+void step_x87(Gen& g);
+void step_x87_transcendental(Gen& g);
+
+}  // namespace difftest

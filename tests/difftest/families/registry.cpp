@@ -1,0 +1,42 @@
+// The explicit list of families.  A family phybin cannot translate yet is
+// listed with in_default_list = false: `--family NAME` still runs it, the
+// default list and ctest do not (README.md: "Adding a family").
+#include "families.h"
+
+namespace difftest {
+
+const std::vector<Family>& all_families() {
+  static const std::vector<Family> families = {
+      {"alu", nullptr, true, nullptr, step_alu, 1, 12, "add/or/adc/sbb/and/sub/xor/cmp/test, all forms and widths"},
+      {"carry", nullptr, true, nullptr, step_carry, 2, 12, "adc/sbb chains, inc/dec/neg/not, stc/clc/cmc"},
+      {"extend", nullptr, true, nullptr, step_extend, 1, 10, "cbw..cqo, movsx/movzx/movsxd, lea, mov, lahf/sahf"},
+      {"exchange", nullptr, true, nullptr, step_exchange, 1, 8, "xchg, cmpxchg (lock), xadd"},
+      {"shift", nullptr, true, nullptr, step_shift, 1, 8, "shl/sal/shr/sar/rol/ror/rcl/rcr/shld/shrd, imm and CL, all counts"},
+      {"shld16", nullptr, false, nullptr, step_shld16, 1, 4, "16-bit shld/shrd (not translated yet)"},
+      {"muldiv", nullptr, true, nullptr, step_muldiv, 1, 6, "mul/imul (1, 2, 3 operands), div/idiv (faults compared)"},
+      {"bits", nullptr, true, nullptr, step_bits, 1, 8, "bt/bts/btr/btc (memory with register offsets), bsf/bsr, bswap"},
+      {"popcnt", "popcnt", true, nullptr, step_popcnt, 1, 8, "popcnt"},
+      {"condition", nullptr, true, nullptr, step_condition, 2, 12, "setcc, cmovcc, jcc after flag producers"},
+      {"stack", nullptr, true, nullptr, step_stack, 1, 12, "push/pop all forms, pushf/popf, enter/leave"},
+      {"stack_rare", nullptr, false, nullptr, step_stack_rare, 1, 3, "enter (levels 0..4), 16-bit push/pop (not translated yet)"},
+      {"string", nullptr, true, nullptr, step_string, 1, 4, "movs/stos/lods/cmps/scas with rep/repe/repne, both directions"},
+      {"sse_int", nullptr, true, init_sse, step_sse_int, 1, 10, "SSE2 packed integer, movd/movq/movdq*"},
+      {"sse_fp", nullptr, true, init_sse_no_flush, step_sse_fp, 1, 10, "SSE/SSE2 packed and scalar float arithmetic, compares, comis, ldmxcsr"},
+      {"sse_fp_flush", nullptr, false, init_sse_flush, step_sse_fp, 1, 10, "sse_fp with DAZ+FTZ (min/max return unflushed denormals)"},
+      {"sse_shuffle", nullptr, true, init_sse, step_sse_shuffle, 1, 10, "shufps/pd, unpck*, movss/sd/aps/ups/hps/lps/hlps/lhps/msk"},
+      {"sse_convert", nullptr, true, init_sse_convert, step_sse_convert, 1, 8, "cvt* under every rounding mode"},
+      {"sse_convert_flush", nullptr, false, init_sse_flush, step_sse_convert, 1, 8, "cvt* with DAZ+FTZ (MXCSR.PE not set on a flush)"},
+      {"x87", nullptr, true, init_x87, step_x87, 1, 10, "x87 loads/stores, arithmetic, compares, fxam, frndint, fscale, fprem, fcmov, fldcw"},
+      {"x87_transcendental", nullptr, true, init_x87, step_x87_transcendental, 1, 1, "fsin/fcos/fsincos/fptan/fpatan/fyl2x/fyl2xp1/f2xm1 (1 ulp)"},
+      {"cmpxchg8b16b", "cx16", false, nullptr, step_cmpxchg16b, 1, 4, "cmpxchg8b, cmpxchg16b (not translated yet)"},
+  };
+  return families;
+}
+
+const Family* find_family(const std::string& name) {
+  for (const Family& f : all_families())
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+}  // namespace difftest
