@@ -28,7 +28,7 @@ const std::vector<Family>& all_families() {
       {"sse_convert_flush", nullptr, false, init_sse_flush, step_sse_convert, 1, 8, "cvt* with DAZ+FTZ (MXCSR.PE not set on a flush)"},
       {"x87", nullptr, true, init_x87, step_x87, 1, 10, "x87 loads/stores, arithmetic, compares, fxam, frndint, fscale, fprem, fcmov, fldcw"},
       {"x87_transcendental", nullptr, true, init_x87, step_x87_transcendental, 1, 1, "fsin/fcos/fsincos/fptan/fpatan/fyl2x/fyl2xp1/f2xm1 (1 ulp)"},
-      {"cmpxchg8b16b", "cx16", false, nullptr, step_cmpxchg16b, 1, 4, "cmpxchg8b, cmpxchg16b (not translated yet)"},
+      {"cmpxchg8b16b", "cx16", true, nullptr, step_cmpxchg16b, 1, 4, "cmpxchg8b, cmpxchg16b"},
   };
   return families;
 }
