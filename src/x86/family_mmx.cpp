@@ -305,40 +305,9 @@ bool emms(Ctx& c) {
 }
 
 void register_arithmetic(HandlerTable& t) {
-  t.add(ZYDIS_MNEMONIC_PADDB, bin<VecOp::Add, 0>);
-  t.add(ZYDIS_MNEMONIC_PADDW, bin<VecOp::Add, 1>);
-  t.add(ZYDIS_MNEMONIC_PADDD, bin<VecOp::Add, 2>);
-  t.add(ZYDIS_MNEMONIC_PADDQ, bin<VecOp::Add, 3>);
-  t.add(ZYDIS_MNEMONIC_PSUBB, bin<VecOp::Sub, 0>);
-  t.add(ZYDIS_MNEMONIC_PSUBW, bin<VecOp::Sub, 1>);
-  t.add(ZYDIS_MNEMONIC_PSUBD, bin<VecOp::Sub, 2>);
-  t.add(ZYDIS_MNEMONIC_PSUBQ, bin<VecOp::Sub, 3>);
-  t.add(ZYDIS_MNEMONIC_PADDSB, bin<VecOp::AddSatS, 0>);
-  t.add(ZYDIS_MNEMONIC_PADDSW, bin<VecOp::AddSatS, 1>);
-  t.add(ZYDIS_MNEMONIC_PADDUSB, bin<VecOp::AddSatU, 0>);
-  t.add(ZYDIS_MNEMONIC_PADDUSW, bin<VecOp::AddSatU, 1>);
-  t.add(ZYDIS_MNEMONIC_PSUBSB, bin<VecOp::SubSatS, 0>);
-  t.add(ZYDIS_MNEMONIC_PSUBSW, bin<VecOp::SubSatS, 1>);
-  t.add(ZYDIS_MNEMONIC_PSUBUSB, bin<VecOp::SubSatU, 0>);
-  t.add(ZYDIS_MNEMONIC_PSUBUSW, bin<VecOp::SubSatU, 1>);
-  t.add(ZYDIS_MNEMONIC_PMINUB, bin<VecOp::MinU, 0>);
-  t.add(ZYDIS_MNEMONIC_PMAXUB, bin<VecOp::MaxU, 0>);
-  t.add(ZYDIS_MNEMONIC_PMINSW, bin<VecOp::MinS, 1>);
-  t.add(ZYDIS_MNEMONIC_PMAXSW, bin<VecOp::MaxS, 1>);
-  t.add(ZYDIS_MNEMONIC_PCMPEQB, bin<VecOp::CmpEq, 0>);
-  t.add(ZYDIS_MNEMONIC_PCMPEQW, bin<VecOp::CmpEq, 1>);
-  t.add(ZYDIS_MNEMONIC_PCMPEQD, bin<VecOp::CmpEq, 2>);
-  t.add(ZYDIS_MNEMONIC_PCMPGTB, bin<VecOp::CmpGtS, 0>);
-  t.add(ZYDIS_MNEMONIC_PCMPGTW, bin<VecOp::CmpGtS, 1>);
-  t.add(ZYDIS_MNEMONIC_PCMPGTD, bin<VecOp::CmpGtS, 2>);
-  t.add(ZYDIS_MNEMONIC_PAVGB, bin<VecOp::AvgU, 0>);
-  t.add(ZYDIS_MNEMONIC_PAVGW, bin<VecOp::AvgU, 1>);
-  t.add(ZYDIS_MNEMONIC_PMULLW, bin<VecOp::MulLo, 1>);
-  t.add(ZYDIS_MNEMONIC_PMULHW, bin<VecOp::MulHiS, 1>);
-  t.add(ZYDIS_MNEMONIC_PMULHUW, bin<VecOp::MulHiU, 1>);
-  t.add(ZYDIS_MNEMONIC_PMULUDQ, bin<VecOp::MulEvenU, 3>);
-  t.add(ZYDIS_MNEMONIC_PMADDWD, bin<VecOp::MaddPairs, 2>);
-  t.add(ZYDIS_MNEMONIC_PSADBW, bin<VecOp::SadU8, 3>);
+#define OP(mnemonic, op, lane) t.add(ZYDIS_MNEMONIC_##mnemonic, bin<VecOp::op, lane>);
+#include "x86/vector_int_ops.inc"
+#undef OP
   t.add(ZYDIS_MNEMONIC_PAND, bin<VecOp::And, 0>);
   t.add(ZYDIS_MNEMONIC_POR, bin<VecOp::Or, 0>);
   t.add(ZYDIS_MNEMONIC_PXOR, bin<VecOp::Xor, 0>);
@@ -354,9 +323,6 @@ void register_shifts_and_permutations(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_PSRLQ, shift<VecOp::LshrImm, VecOp::Lshr, 3>);
   t.add(ZYDIS_MNEMONIC_PSRAW, shift<VecOp::AshrImm, VecOp::Ashr, 1>);
   t.add(ZYDIS_MNEMONIC_PSRAD, shift<VecOp::AshrImm, VecOp::Ashr, 2>);
-  t.add(ZYDIS_MNEMONIC_PUNPCKLBW, bin<VecOp::ZipLo, 0>);
-  t.add(ZYDIS_MNEMONIC_PUNPCKLWD, bin<VecOp::ZipLo, 1>);
-  t.add(ZYDIS_MNEMONIC_PUNPCKLDQ, bin<VecOp::ZipLo, 2>);
   t.add(ZYDIS_MNEMONIC_PUNPCKHBW, unpack_high<0>);
   t.add(ZYDIS_MNEMONIC_PUNPCKHWD, unpack_high<1>);
   t.add(ZYDIS_MNEMONIC_PUNPCKHDQ, unpack_high<2>);
@@ -378,11 +344,6 @@ void register_ssse3(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_PHSUBW, horizontal<VecOp::Sub, 1>);
   t.add(ZYDIS_MNEMONIC_PHSUBD, horizontal<VecOp::Sub, 2>);
   t.add(ZYDIS_MNEMONIC_PHSUBSW, horizontal<VecOp::SubSatS, 1>);
-  t.add(ZYDIS_MNEMONIC_PMADDUBSW, bin<VecOp::MaddUbs, 1>);
-  t.add(ZYDIS_MNEMONIC_PMULHRSW, bin<VecOp::MulHiRound, 1>);
-  t.add(ZYDIS_MNEMONIC_PSIGNB, bin<VecOp::Sign, 0>);
-  t.add(ZYDIS_MNEMONIC_PSIGNW, bin<VecOp::Sign, 1>);
-  t.add(ZYDIS_MNEMONIC_PSIGND, bin<VecOp::Sign, 2>);
 }
 
 void register_moves_and_conversions(HandlerTable& t) {

@@ -47,11 +47,6 @@ void register_ssse3(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_PHSUBW, horizontal<VecOp::Sub, 1>);
   t.add(ZYDIS_MNEMONIC_PHSUBD, horizontal<VecOp::Sub, 2>);
   t.add(ZYDIS_MNEMONIC_PHSUBSW, horizontal<VecOp::SubSatS, 1>);
-  t.add(ZYDIS_MNEMONIC_PMADDUBSW, bin<VecOp::MaddUbs, 1>);
-  t.add(ZYDIS_MNEMONIC_PMULHRSW, bin<VecOp::MulHiRound, 1>);
-  t.add(ZYDIS_MNEMONIC_PSIGNB, bin<VecOp::Sign, 0>);
-  t.add(ZYDIS_MNEMONIC_PSIGNW, bin<VecOp::Sign, 1>);
-  t.add(ZYDIS_MNEMONIC_PSIGND, bin<VecOp::Sign, 2>);
 }
 
 }  // namespace sse
