@@ -322,12 +322,15 @@ void VectorLowering::lower_cvt_to_int(Value v) {
     a_.csel(s, d, kTmp0, d, Cond::VS);
     return;
   }
-  a_.fcvtzs(Size::X, kTmp0, fs, src);
-  a_.sxtw(kTmp1, kTmp0);
-  a_.fcmp(fs, src, src);
-  a_.ccmp(Size::X, kTmp0, kTmp1, 0b0000, Cond::VC);  // EQ: ordered and fits in 32 bits
+  // double -> int32 saturates to INT_MIN/INT_MAX raising invalid, and only
+  // invalid (no inexact), as x86 does; 2147483647.0 is exact, so INT_MAX is
+  // the indefinite only for sources from 2^31 up, or NaN (unordered: HS).
+  a_.fcvtzs(Size::W, d, fs, src);
+  a_.mov_imm(Size::X, kTmp0, 0x41e0000000000000);  // 2^31 as a double
+  a_.fmov(FSize::D, kVTmp1, kTmp0);
+  a_.fcmp(fs, src, kVTmp1);
   a_.mov_imm(Size::W, kTmp1, uint64_t{1} << 31);
-  a_.csel(Size::W, d, kTmp0, kTmp1, Cond::EQ);
+  a_.csel(Size::W, d, kTmp1, d, Cond::HS);
 }
 
 // roundps/pd/ss/sd imm: bits 0-1 a fixed mode (nearest, down, up, zero),

@@ -39,6 +39,10 @@ static double packed_div(void) {
 }
 static double float_overflow(void) { return (double)(fbig * fbig); }
 static double convert_invalid(void) { return (double)_mm_cvtsd_si32(_mm_set_sd(dbig)); }
+// Beyond int32 but within int64: still invalid for the 32-bit forms.
+static volatile double d3e9 = 3e9, dm3e9 = -2147483649.5;
+static double convert_invalid32(void) { return (double)_mm_cvtsd_si32(_mm_set_sd(d3e9)); }
+static double truncate_invalid32(void) { return (double)_mm_cvttsd_si32(_mm_set_sd(dm3e9)); }
 static double compare_invalid(void) {
   __m128d nan = _mm_set_sd(dzero / dzero);  // masked here: makes the NaN
   return (double)_mm_comilt_sd(nan, _mm_set_sd(1.0));
@@ -55,7 +59,8 @@ static const struct test tests[] = {
     {"overflow", overflow, 1u << 10},          {"underflow", underflow, 1u << 11},
     {"inexact 1/3", inexact, 1u << 12},        {"packed divide", packed_div, 1u << 9},
     {"float overflow", float_overflow, 1u << 10}, {"cvtsd2si of 1e308", convert_invalid, 1u << 7},
-    {"comisd of NaN", compare_invalid, 1u << 7},
+    {"comisd of NaN", compare_invalid, 1u << 7},  {"cvtsd2si of 3e9", convert_invalid32, 1u << 7},
+    {"cvttsd2si -2^31-1.5", truncate_invalid32, 1u << 7},
 };
 
 static void run_one(const struct test *t, int unmasked) {
