@@ -96,7 +96,7 @@ uint64_t Runtime::settings_fingerprint() const {
   for (uint64_t v : {uint64_t{options_.strict_flags}, uint64_t{options_.max_block_insns},
                      uint64_t{backend_.exact_fp_nan}, uint64_t{backend_.host.lse}, uint64_t{backend_.host.crypto},
                      uint64_t{backend_.lookup_mask}, uint64_t{frontend_.options().host_crc32},
-                     uint64_t{frontend_.options().host_pmull}})
+                     uint64_t{frontend_.options().host_pmull}, uint64_t{options_.exact_mxcsr}})
     h = mix(h, v);
   return h;
 }
@@ -256,6 +256,12 @@ void Runtime::save_translations() {
   // checked for unmasked SSE exceptions is saved too: with them masked its
   // checks never fire, so it is right in any run, only slower.)
   if (persist_dir_.empty() || blocks_translated_ == 0) return;
+  // Code made for DAZ or FTZ alone flushes in software: wrong in a run
+  // that starts with the usual MXCSR.
+  if (frontend_.fp_mode() != initial_fp_mode()) {
+    log_line(LogLevel::Info, "phybin: translations not saved: made for a non-default MXCSR flush mode");
+    return;
+  }
   const SelfImage& self = self_image();
   for (size_t slot = 0; slot < helpers_.size(); ++slot) {
     if (!self.in_text(helpers_.at(slot))) {
