@@ -104,6 +104,13 @@ static void dot_products(void) {
     __m128d d = pd(kDoubles[i + 3], kDoubles[i + 2]);
     DPPD(0x33); DPPD(0x31); DPPD(0x12); DPPD(0x23); DPPD(0x00);
   }
+  // NaNs in the same element of both operands: the destination's wins in
+  // the products, quiet or signalling.
+  {
+    __m128 a = ps(0x7fc00001, 0x7f800003, 0xffc00002, 0x3f800000);
+    __m128 b = ps(0xffc00005, 0x7fc00006, 0x7f800007, 0xff800008);
+    DPPS(0xff); DPPS(0x11); DPPS(0x22); DPPS(0x44); DPPS(0x8f); DPPS(0xe2); DPPS(0x73);
+  }
   // Rounding of the intermediate sums in every mode.
   __m128 a = ps(0x3f800001, 0x33800000, 0xbf800000, 0x33000001);
   __m128 b = ps(0x3f800000, 0x3f800000, 0x3f800001, 0x3f800000);
