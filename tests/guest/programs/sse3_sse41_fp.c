@@ -189,6 +189,18 @@ static void sse3(void) {
     show_ps("addsubps r", _mm_addsub_ps(ps(0x3f800001, 0x3f800001, 0x7f800000, 1), ps(0x33800000, 0x33800000, 0x7f800000, 1)));
   }
   _MM_SET_ROUNDING_MODE(_MM_ROUND_NEAREST);
+  // Flags only from the elements each operation keeps: MAX + MAX (the add
+  // of an even element, not kept) must not raise overflow.
+  _mm_setcsr(_mm_getcsr() & ~0x3fu);
+  show_ps("addsubps max", _mm_addsub_ps(ps(0x7f7fffff, 0x3f800000, 0x7f7fffff, 0x00800000),
+                                        ps(0x7f7fffff, 0x00000000, 0x7f7fffff, 0x00800000)));
+  printf("flags=%02x\n", _mm_getcsr() & 0x3d);
+  _mm_setcsr(_mm_getcsr() & ~0x3fu);
+  show_pd("addsubpd max", _mm_addsub_pd(pd(0x7fefffffffffffff, 0x3ff0000000000001), pd(0x7fefffffffffffff, 0)));
+  printf("flags=%02x\n", _mm_getcsr() & 0x3d);
+  _mm_setcsr(_mm_getcsr() & ~0x3fu);
+  show_pd("addsubpd tiny", _mm_addsub_pd(pd(0x3ff0000000000000, 0x0010000000000001), pd(0, 0x8010000000000000)));
+  printf("flags=%02x\n", _mm_getcsr() & 0x3d);
   unsigned char buf[40];
   for (int i = 0; i < 40; i++) buf[i] = (unsigned char)(i * 11 + 3);
   __m128i l = _mm_lddqu_si128((const __m128i *)(buf + 3));
