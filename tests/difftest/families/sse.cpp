@@ -11,6 +11,8 @@ namespace {
 
 const std::vector<const char*> kPacked = {"{x}, {x}", "{x}, {m128}"};
 
+}  // namespace
+
 // ldmxcsr of a valid value (all exceptions masked, DAZ and FTZ together
 // when `flush`).  (No stmxcsr: it would copy MXCSR.DE, which is not
 // compared, into memory.)
@@ -21,6 +23,8 @@ void emit_mxcsr_change(Gen& g, bool flush) {
   g.setup("mov " + slot + ", " + std::to_string(mxcsr));
   g.emit("ldmxcsr " + slot, 0, 0, 0);
 }
+
+namespace {
 
 // Whether the case started with DAZ+FTZ (the *_flush families).
 bool flush_enabled(Gen& g) { return (g.current().init.fx[25] & 0x80) != 0; }
