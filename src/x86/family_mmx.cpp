@@ -6,7 +6,7 @@
 // operand puts the FPU in MMX mode (TOP = 0, all eight tags in use), and
 // writing MMn sets Rn's sign and exponent to all ones, as the CPU does, so
 // fnsave/fxsave and the x87 see what they see on hardware.  emms empties
-// the tags again.
+// the tags again (and sets TOP = 0 too).
 //
 // Values are worked on with the 128-bit vector operations: an MM value sits
 // in the low half of a vector whose high half is zero, which gives the MMX
@@ -47,14 +47,18 @@ bool any_mm(const Ctx& c) {
   return false;
 }
 
-// TOP = 0 and every register in use.  Emitted by each MMX instruction: the
-// state passes are left to drop the repeated stores within a block.
-void enter_mmx_mode(Ctx& c) {
-  if (!any_mm(c)) return;
-  c.b.store_state(kOffFtw, c.b.constant(Type::I16, 0));
+// TOP = 0 and the tag word `ftw` (0: all in use, 0xffff: all empty).
+void reset_fpu_stack(Ctx& c, uint16_t ftw) {
+  c.b.store_state(kOffFtw, c.b.constant(Type::I16, ftw));
   c.b.store_state(kOffTop, c.b.constant(Type::I32, 0));
   Value fsw = c.b.load_state(Type::I16, kOffFsw);
   c.b.store_state(kOffFsw, c.b.binary(Opcode::And, Type::I16, fsw, c.b.constant(Type::I16, ~kFswTop & 0xffff)));
+}
+
+// TOP = 0 and every register in use.  Emitted by each MMX instruction: the
+// state passes are left to drop the repeated stores within a block.
+void enter_mmx_mode(Ctx& c) {
+  if (any_mm(c)) reset_fpu_stack(c, 0);
 }
 
 Value read_mm_reg(Ctx& c, unsigned n) {
@@ -298,9 +302,10 @@ bool maskmovq(Ctx& c) {
   return true;
 }
 
-// emms: every x87 register empty again.
+// emms: every x87 register empty again, and TOP = 0 as well (measured:
+// also after x87 pushes with no MMX instruction before the emms).
 bool emms(Ctx& c) {
-  c.b.store_state(kOffFtw, c.b.constant(Type::I16, 0xffff));
+  reset_fpu_stack(c, 0xffff);
   return true;
 }
 

@@ -26,15 +26,22 @@ bool dup_floats(Ctx& c) {
   return sse::unary(c, VecOp::Shuffle, 2, kSelect);
 }
 
-// addsubps/pd: even elements subtract, odd ones add.
+// addsubps/pd: even elements subtract, odd ones add.  The subtraction
+// sees b's odd elements as +0.0 and the addition its even ones: a lane
+// whose result is dropped must not raise overflow, underflow or inexact
+// into MXCSR (a - 0 and a + 0 raise only what a itself raises in the
+// other operation: invalid for an SNaN, denormal).
 template <unsigned kLane>
 bool addsub(Ctx& c) {
   if (!sse::is_xmm(c.op(0))) return false;
+  const uint64_t odd = kLane == 2 ? 0b1010 : 0b10;
   Value a = sse::read_vec(c, 0);
   Value b = sse::read_vec(c, 1);
-  Value diff = c.b.vec(VecOp::FSub, Type::V128, kLane, a, b);
-  Value sum = c.b.vec(VecOp::FAdd, Type::V128, kLane, a, b);
-  sse::write_vec(c, 0, c.b.vec(VecOp::BlendImm, Type::V128, kLane, diff, sum, kLane == 2 ? 0b1010 : 0b10));
+  Value b_even = c.b.vec(VecOp::BlendImm, Type::V128, kLane, b, c.b.emit(ir::Opcode::VZero, Type::V128), odd);
+  Value b_odd = c.b.vec(VecOp::Xor, Type::V128, 0, b, b_even);
+  Value diff = c.b.vec(VecOp::FSub, Type::V128, kLane, a, b_even);
+  Value sum = c.b.vec(VecOp::FAdd, Type::V128, kLane, a, b_odd);
+  sse::write_vec(c, 0, c.b.vec(VecOp::BlendImm, Type::V128, kLane, diff, sum, odd));
   return true;
 }
 

@@ -42,15 +42,16 @@ bool blend(Ctx& c) {
 // dpps: products of the elements selected by imm bits 4-7 (+0.0 for the
 // others), summed, written to the elements selected by bits 0-3.  Each
 // element is its own sum, and the operand order decides which NaN wins;
-// measured on the CPU: p = src * dst, s[j] = p[j^1] + p[j], then
-// s[j] + s[j^2].  dppd (bits 4-5 and 0-1): p = dst * src, p[j] + p[j^1].
+// measured on the CPU: p = dst * src (a NaN in dst wins over one in src,
+// quiet or signalling), s[j] = p[j^1] + p[j], then s[j] + s[j^2].  dppd
+// (bits 4-5 and 0-1): p = dst * src, p[j] + p[j^1].
 template <unsigned kLane>
 bool dot_product(Ctx& c) {
   if (!sse::is_xmm(c.op(0))) return false;
   const uint64_t imm = imm8(c);
   Value a = keep(c, kLane, sse::read_vec(c, 0), imm >> 4);
   Value b = keep(c, kLane, sse::read_vec(c, 1), imm >> 4);
-  Value p = kLane == 2 ? c.b.vec(VecOp::FMul, Type::V128, 2, b, a) : c.b.vec(VecOp::FMul, Type::V128, 3, a, b);
+  Value p = c.b.vec(VecOp::FMul, Type::V128, kLane, a, b);
   Value sum;
   if (kLane == 2) {
     Value swapped = c.b.vec(VecOp::Shuffle, Type::V128, 2, p, ir::kNoValue, 0xB1);

@@ -81,5 +81,15 @@ TEST(MmxFrontend, EmmsEmptiesTheTags) {
   EXPECT_TRUE(found);
 }
 
+// The CPU sets TOP to 0 on emms too (difftest mmx: after x87 pushes).
+TEST(MmxFrontend, EmmsSetsTopToZero) {
+  Block b = translate_one({0x0f, 0x77});  // emms
+  bool found = false;
+  for (const Inst& in : b.insts)
+    if (in.op == Opcode::StoreState && in.imm == offsetof(GuestState, x87_top))
+      found = b.at(in.args[0]).op == Opcode::Const && b.at(in.args[0]).imm == 0;
+  EXPECT_TRUE(found);
+}
+
 }  // namespace
 }  // namespace phybin::x86

@@ -184,6 +184,10 @@ std::string Gen::expand(const std::string& tmpl) {
       size_t end = tmpl.find('}', i);
       std::string key = tmpl.substr(i + 1, end - i - 1);
       i = end;
+      if (key == "mm") {  // {mm}: an MMX register
+        out += "mm" + std::to_string(below(8));
+        continue;
+      }
       char kind = key[0];
       int size = key.size() > 1 ? std::atoi(key.c_str() + 1) : 0;
       switch (kind) {
@@ -191,7 +195,7 @@ std::string Gen::expand(const std::string& tmpl) {
         case 'r': out += gpr(size, false); break;
         case 'm': out += mem_operand(size, size == 128 ? 16 : 1); break;
         case 's': out += "st(" + std::to_string(below(8)) + ")"; break;  // {st}: an x87 register
-        case 'u': out += key == "u128" ? mem_operand(128, 1) : std::to_string(below(256)); break;
+        case 'u': out += key == "u128" ? mem_operand(128, 1) : std::to_string(below(1u << (size ? size : 8))); break;
         case 'x': out += xmm(); break;
         case 'c': out += std::to_string(below(8)); break;  // {cmp}: SSE compare predicate
         case 'i': {

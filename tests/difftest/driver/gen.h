@@ -80,7 +80,8 @@ class Gen {
   // Expands a template: {R8} {R16} {R32} {R64} writable registers, {r8}...
   // {r64} any register, {m8} {m16} {m32} {m64} {m80} {m128} (aligned)
   // {u128} (unaligned) memory, {i8} {i16} {i32} immediates (sign-extended
-  // ranges), {u8} 0..255, {x} an XMM register, {cmp} an SSE compare
+  // ranges), {u8} 0..255 ({u4} 0..15, {u7} 0..127: any {uN} below 2^N),
+  // {x} an XMM register, {mm} an MMX register, {cmp} an SSE compare
   // predicate 0..7, {st} an x87 register st(0)..st(7).
   std::string expand(const std::string& tmpl);
 

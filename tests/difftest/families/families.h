@@ -29,6 +29,14 @@ void step_sse_int(Gen& g);
 void step_sse_fp(Gen& g);
 void step_sse_shuffle(Gen& g);
 void step_sse_convert(Gen& g);
+void emit_mxcsr_change(Gen& g, bool flush);  // ldmxcsr of a random valid value
+void step_sse3(Gen& g);
+void step_ssse3(Gen& g);
+void step_sse41_int(Gen& g);
+void step_sse41_fp(Gen& g);
+void step_sse42(Gen& g);
+void init_mmx(Gen& g);
+void step_mmx(Gen& g);
 void init_x87(Gen& g);
 void step_x87(Gen& g);
 void step_x87_transcendental(Gen& g);

@@ -31,6 +31,12 @@ const std::vector<Family>& all_families() {
       {"x87", nullptr, true, init_x87, step_x87, 1, 10, "x87 loads/stores, arithmetic, compares, fxam, frndint, fscale, fprem, fcmov, fldcw"},
       {"x87_transcendental", nullptr, true, init_x87, step_x87_transcendental, 1, 1, "fsin/fcos/fsincos/fptan/fpatan/fyl2x/fyl2xp1/f2xm1 (1 ulp)"},
       {"cmpxchg8b16b", "cx16", true, nullptr, step_cmpxchg16b, 1, 4, "cmpxchg8b, cmpxchg16b"},
+      {"sse3", "sse3", true, init_sse_no_flush, step_sse3, 1, 10, "addsub/hadd/hsub ps/pd, movshdup/sldup/ddup, lddqu"},
+      {"ssse3", "ssse3", true, nullptr, step_ssse3, 1, 10, "pabs/psign/pshufb/phadd/phsub/pmaddubsw/pmulhrsw/palignr (XMM)"},
+      {"sse41_int", "sse4.1", true, nullptr, step_sse41_int, 1, 10, "SSE4.1 integer: blends, pmovsx/zx, min/max, ptest, mpsadbw, pextr/pinsr"},
+      {"sse41_fp", "sse4.1", true, init_sse_no_flush, step_sse41_fp, 1, 10, "blend(v)ps/pd, round*, dpps/dppd under every rounding mode"},
+      {"sse42", "sse4.2", true, nullptr, step_sse42, 1, 8, "pcmpgtq, pcmpestri/estrm/istri/istrm (all imm8), crc32"},
+      {"mmx", "ssse3", true, init_mmx, step_mmx, 1, 10, "MMX, SSE and SSSE3 on MM registers, movq2dq/movdq2q, cvt*pi*, emms"},
   };
   return families;
 }

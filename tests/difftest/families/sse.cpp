@@ -11,6 +11,8 @@ namespace {
 
 const std::vector<const char*> kPacked = {"{x}, {x}", "{x}, {m128}"};
 
+}  // namespace
+
 // ldmxcsr of a valid value (all exceptions masked; when `flush`, any of
 // DAZ and FTZ).  (No stmxcsr: with --default-mxcsr it would copy MXCSR.DE,
 // which is then not compared, into memory.)
@@ -22,6 +24,8 @@ void emit_mxcsr_change(Gen& g, bool flush) {
   g.setup("mov " + slot + ", " + std::to_string(mxcsr));
   g.emit("ldmxcsr " + slot, 0, 0, 0);
 }
+
+namespace {
 
 // Whether the case started with DAZ or FTZ (the flush families).
 bool flush_enabled(Gen& g) { return (g.current().init.fx[25] & 0x80) != 0 || (g.current().init.fx[24] & 0x40) != 0; }

@@ -257,6 +257,17 @@ static void test_x87_interplay(void) {
   print_env("push without emms");
   printf("pushed value %Lf\n", x);
   __asm__ volatile("fninit");
+  // emms with values on the x87 stack (no MMX before it): TOP goes to 0
+  // as well, so the registers fxsave shows as ST0.. move.
+  __asm__ volatile("fld1\n\tfldpi\n\tfldl2e" ::: "st", "st(1)", "st(2)");
+  __asm__ volatile("emms");
+  print_env("emms after three pushes");
+  memset(area, 0, sizeof area);
+  __asm__ volatile("fxsave %0" : "=m"(area));
+  printf("fxsave fsw %02x%02x abridged tags %02x st0 ", area[3], area[2], area[4]);
+  for (int i = 9; i >= 0; i--) printf("%02x", area[32 + i]);
+  printf("\n");
+  __asm__ volatile("fninit");
   long double y = 2.0L;
   __asm__ volatile("fsqrt" : "+t"(y));
   printf("x87 after fninit sqrt(2) %.18Lf\n", y);

@@ -104,6 +104,13 @@ static void dot_products(void) {
     __m128d d = pd(kDoubles[i + 3], kDoubles[i + 2]);
     DPPD(0x33); DPPD(0x31); DPPD(0x12); DPPD(0x23); DPPD(0x00);
   }
+  // NaNs in the same element of both operands: the destination's wins in
+  // the products, quiet or signalling.
+  {
+    __m128 a = ps(0x7fc00001, 0x7f800003, 0xffc00002, 0x3f800000);
+    __m128 b = ps(0xffc00005, 0x7fc00006, 0x7f800007, 0xff800008);
+    DPPS(0xff); DPPS(0x11); DPPS(0x22); DPPS(0x44); DPPS(0x8f); DPPS(0xe2); DPPS(0x73);
+  }
   // Rounding of the intermediate sums in every mode.
   __m128 a = ps(0x3f800001, 0x33800000, 0xbf800000, 0x33000001);
   __m128 b = ps(0x3f800000, 0x3f800000, 0x3f800001, 0x3f800000);
@@ -182,6 +189,18 @@ static void sse3(void) {
     show_ps("addsubps r", _mm_addsub_ps(ps(0x3f800001, 0x3f800001, 0x7f800000, 1), ps(0x33800000, 0x33800000, 0x7f800000, 1)));
   }
   _MM_SET_ROUNDING_MODE(_MM_ROUND_NEAREST);
+  // Flags only from the elements each operation keeps: MAX + MAX (the add
+  // of an even element, not kept) must not raise overflow.
+  _mm_setcsr(_mm_getcsr() & ~0x3fu);
+  show_ps("addsubps max", _mm_addsub_ps(ps(0x7f7fffff, 0x3f800000, 0x7f7fffff, 0x00800000),
+                                        ps(0x7f7fffff, 0x00000000, 0x7f7fffff, 0x00800000)));
+  printf("flags=%02x\n", _mm_getcsr() & 0x3d);
+  _mm_setcsr(_mm_getcsr() & ~0x3fu);
+  show_pd("addsubpd max", _mm_addsub_pd(pd(0x7fefffffffffffff, 0x3ff0000000000001), pd(0x7fefffffffffffff, 0)));
+  printf("flags=%02x\n", _mm_getcsr() & 0x3d);
+  _mm_setcsr(_mm_getcsr() & ~0x3fu);
+  show_pd("addsubpd tiny", _mm_addsub_pd(pd(0x3ff0000000000000, 0x0010000000000001), pd(0, 0x8010000000000000)));
+  printf("flags=%02x\n", _mm_getcsr() & 0x3d);
   unsigned char buf[40];
   for (int i = 0; i < 40; i++) buf[i] = (unsigned char)(i * 11 + 3);
   __m128i l = _mm_lddqu_si128((const __m128i *)(buf + 3));
