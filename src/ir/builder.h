@@ -55,6 +55,7 @@ class Builder {
   }
   // The MXCSR modes the following floating-point operations run in.
   void set_fp_mode(const FpMode& mode) { fp_mode_ = mode; }
+  const FpMode& fp_mode() const { return fp_mode_; }
   Value plain_vec(VecOp op, Type result, unsigned lane, Value a, Value b = kNoValue, uint64_t imm = 0) {
     Value v = emit(b == kNoValue ? Opcode::VUnary : Opcode::VBinary, result, a, b, kNoValue, imm,
                    static_cast<uint8_t>(op));
