@@ -13,12 +13,6 @@
 
 namespace phybin::arm64 {
 
-// Host features chosen once at start-up (from HWCAP).
-struct HostFeatures {
-  bool lse = false;
-  bool crypto = false;
-};
-
 struct Stubs {
   // void enter(GuestState*, const void* code): runs translated code until a
   // block leaves to the dispatcher; returns then.
@@ -46,7 +40,6 @@ struct BackendConfig {
   // Where helper calls get their slot numbers (required).
   HelperTable* helpers = nullptr;
   void (*raise_signal)(GuestState*, int) = nullptr;
-  HostFeatures host;
   uint64_t lookup_mask = 0;  // indirect-branch table entries - 1
   // SSE arithmetic gives x86's NaNs (negative default NaN, first operand's
   // NaN first): 2-3 more instructions per FP operation; without it the

@@ -96,9 +96,9 @@ bool range_holds(uint64_t begin, uint64_t end, uint64_t page, uint64_t page_size
 uint64_t Runtime::settings_fingerprint() const {
   uint64_t h = 0xcbf29ce484222325ull;
   for (uint64_t v : {uint64_t{options_.strict_flags}, uint64_t{options_.max_block_insns},
-                     uint64_t{backend_.exact_fp_nan}, uint64_t{backend_.host.lse}, uint64_t{backend_.host.crypto},
-                     uint64_t{backend_.lookup_mask}, uint64_t{frontend_.options().host_crc32},
-                     uint64_t{frontend_.options().host_pmull}, uint64_t{options_.exact_mxcsr}})
+                     uint64_t{backend_.exact_fp_nan}, uint64_t{backend_.lookup_mask},
+                     uint64_t{frontend_.options().host_crc32}, uint64_t{frontend_.options().host_pmull},
+                     uint64_t{options_.exact_mxcsr}})
     h = mix(h, v);
   return h;
 }

@@ -40,5 +40,12 @@ void step_mmx(Gen& g);
 void init_x87(Gen& g);
 void step_x87(Gen& g);
 void step_x87_transcendental(Gen& g);
+void step_aes(Gen& g);
+void step_pclmul(Gen& g);
+void step_sha(Gen& g);
+void step_bmi1(Gen& g);
+void step_bmi2(Gen& g);
+void step_adx(Gen& g);
+void step_movbe(Gen& g);
 
 }  // namespace difftest

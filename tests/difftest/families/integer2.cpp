@@ -126,12 +126,7 @@ void step_popcnt(Gen& g) {
   emit_from(g, g.chance(50) ? groups : flag_producers());
 }
 
-// Flag producers followed by setcc, cmovcc or a jcc over a mov.
-void step_condition(Gen& g) {
-  if (g.chance(45)) {
-    emit_from(g, flag_producers());
-    return;
-  }
+void emit_flag_consumer(Gen& g) {
   const Condition& c = kConditions[g.below(16)];
   const std::string cc = c.cc;
   switch (g.below(3)) {
@@ -148,6 +143,12 @@ void step_condition(Gen& g) {
       g.emit(g.expand("j" + cc + " 1f\n  mov {R32}, {i32}\n1:"), c.reads, 0, 0);
       break;
   }
+}
+
+// Flag producers followed by setcc, cmovcc or a jcc over a mov.
+void step_condition(Gen& g) {
+  if (g.chance(45)) emit_from(g, flag_producers());
+  else emit_flag_consumer(g);
 }
 
 // Push/pop in all forms with the depth kept inside the stack area,

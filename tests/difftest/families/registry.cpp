@@ -37,6 +37,13 @@ const std::vector<Family>& all_families() {
       {"sse41_fp", "sse4.1", true, init_sse_no_flush, step_sse41_fp, 1, 10, "blend(v)ps/pd, round*, dpps/dppd under every rounding mode"},
       {"sse42", "sse4.2", true, nullptr, step_sse42, 1, 8, "pcmpgtq, pcmpestri/estrm/istri/istrm (all imm8), crc32"},
       {"mmx", "ssse3", true, init_mmx, step_mmx, 1, 10, "MMX, SSE and SSSE3 on MM registers, movq2dq/movdq2q, cvt*pi*, emms"},
+      {"aes", "aes", true, nullptr, step_aes, 1, 8, "aesenc/aesenclast/aesdec/aesdeclast (chains), aesimc, aeskeygenassist"},
+      {"pclmul", "pclmul", true, nullptr, step_pclmul, 1, 6, "pclmulqdq, every imm8 (bits 0 and 4 select)"},
+      {"sha", "sha", true, nullptr, step_sha, 1, 8, "sha1rnds4/nexte/msg1/msg2, sha256rnds2 (implicit xmm0)/msg1/msg2"},
+      {"bmi1", "bmi", true, nullptr, step_bmi1, 1, 10, "andn, bextr, blsi/blsmsk/blsr, tzcnt, lzcnt (ABM)"},
+      {"bmi2", "bmi2", true, nullptr, step_bmi2, 1, 10, "bzhi, mulx, pdep/pext, rorx, sarx/shlx/shrx"},
+      {"adx", "adx", true, nullptr, step_adx, 2, 12, "adcx/adox chains with adc/add and other flag producers"},
+      {"movbe", "movbe", true, nullptr, step_movbe, 1, 8, "movbe 16/32/64 loads and stores"},
   };
   return families;
 }

@@ -42,4 +42,7 @@ inline const std::vector<OpGroup>& flag_producers() {
   return groups;
 }
 
+// A setcc, cmovcc or jcc over a mov on a random condition (integer2.cpp).
+void emit_flag_consumer(Gen& g);
+
 }  // namespace difftest
