@@ -164,12 +164,15 @@ bool trig_special(FpEnv& env, Float80 a, Float80& out, bool& in_range) {
   return false;
 }
 
-// sin x and tan x of |x| < 2^-68: the CPU returns x itself in every rounding
-// mode (measured; correct rounding would step below or above x in the
-// directed modes), inexact, underflowing when x is denormal, C1 clear.  A
+// For |x| < 2^-68 the CPU returns sin x = tan x = x and cos x = 1 in every
+// rounding mode (measured; correct rounding would step one ulp away in the
+// directed modes), inexact, C1 clear.
+bool tiny_argument(Float80 a) { return a.exp() < kBias - 68; }
+
+// sin/tan of a tiny x: x itself, underflowing when x is denormal; a
 // pseudo-denormal comes back normalized, without underflow.
 bool tiny_identity(FpEnv& env, Float80 a, Float80& out) {
-  if (a.exp() >= kBias - 68) return false;
+  if (!tiny_argument(a)) return false;
   bool pseudo = a.exp() == 0 && (a.sig & kIntBit) != 0;
   out = pseudo ? make80(a.sign(), 1, a.sig) : a;
   if (a.exp() == 0 && !pseudo) env.raise(kUnderflow);
@@ -195,8 +198,9 @@ bool sin(FpEnv& env, Float80 a, Float80& out) {
 bool cos(FpEnv& env, Float80 a, Float80& out) {
   bool in_range;
   if (trig_special(env, a, out, in_range)) return in_range;
-  if (classify(a) == Class::Zero) {
+  if (classify(a) == Class::Zero || tiny_argument(a)) {
     out = make80(false, kBias, kIntBit);
+    if (classify(a) != Class::Zero) env.raise(kInexact);
     return true;
   }
   out = rounded_inexact(env, sin_reduced(reduce(a), true));
