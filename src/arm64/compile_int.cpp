@@ -356,11 +356,18 @@ void BlockCompiler::lower_icmp(Value v, bool for_branch) {
 
 void BlockCompiler::lower_select(Value v) {
   const Inst& in = b_.at(v);
-  Reg c = use(in.args[0], kTmp0);
-  a_.cmp(Size::W, c, 0);
+  Cond cond = Cond::NE;
+  if (folded_[in.args[0]]) {
+    // A compare only Selects use (fold_operands): compared here.  The
+    // operands below are registers or constants (mov): NZCV survives.
+    lower_icmp(in.args[0], true);
+    cond = fused_arm_cond_;
+  } else {
+    a_.cmp(Size::W, use(in.args[0], kTmp0), 0);
+  }
   Reg x = use(in.args[1], kTmp0);
   Reg y = use(in.args[2], kTmp1);
-  a_.csel(size_of(in.type), def_gpr(v), x, y, Cond::NE);
+  a_.csel(size_of(in.type), def_gpr(v), x, y, cond);
 }
 
 Mem BlockCompiler::address_of(Value addr) {

@@ -75,6 +75,16 @@ TEST(Famcost, FastPathFollowsBranchesAndStopsAtExits) {
   EXPECT_EQ(fast_path_words({nop, 0x17FFFFF0}), 2);       // a branch out of the block
 }
 
+// cmovcc after cmp compares and selects in one go (cmp x4, x7; csel x4,
+// x5, x4, lt), and a setcc writes its byte in place (cmp; cset; bfxil into
+// the guest register).  tests/guest/programs/cond_select.c checks the
+// results against the CPU.
+TEST(Famcost, CompareAndSelectOrSet) {
+  EXPECT_EQ(cost_of("cmp rax, rbx; cmovl rax, rcx").flags_dead, 2);
+  EXPECT_EQ(cost_of("cmp eax, ebx; setl al").flags_dead, 3);
+  EXPECT_EQ(cost_of("add al, bl").flags_dead, 2);  // add w, w, w; bfxil x4, ...
+}
+
 // x87 arithmetic other than the control word goes through helper_x87.
 TEST(Famcost, HelperCallsAreMarked) {
   EXPECT_TRUE(cost_of("fsin").helper);
