@@ -75,14 +75,15 @@ bool is_common(const std::string& family) {
 // The costliest instructions of the common families.  A helper call's
 // count is the call's own code (saving and reloading the guest registers);
 // the helper's instructions come on top.
-void print_most_expensive(const std::vector<Row>& rows, size_t count) {
+void print_most_expensive(const std::vector<Row>& rows, size_t count, bool inline_only) {
   std::vector<const Row*> common;
   for (const Row& r : rows)
-    if (r.cost.translated && is_common(r.sample->family)) common.push_back(&r);
+    if (r.cost.translated && is_common(r.sample->family) && !(inline_only && r.cost.helper)) common.push_back(&r);
   std::stable_sort(common.begin(), common.end(),
                    [](const Row* a, const Row* b) { return a->cost.flags_dead > b->cost.flags_dead; });
-  std::printf("### The %zu most expensive instructions of the common families (fast path, flags dead)\n\n"
-              "| instruction | family | AArch64 insns | helper |\n|---|---|---:|---|\n", count);
+  std::printf("### The %zu most expensive %sinstructions of the common families (fast path, flags dead)\n\n"
+              "| instruction | family | AArch64 insns | helper |\n|---|---|---:|---|\n",
+              count, inline_only ? "inline " : "");
   for (size_t i = 0; i < common.size() && i < count; ++i)
     std::printf("| `%s` | %s | %ld | %s |\n", common[i]->sample->text.c_str(), common[i]->sample->family.c_str(),
                 common[i]->cost.flags_dead, common[i]->cost.helper ? "helper" : "no");
@@ -134,7 +135,8 @@ int main(int argc, char** argv) {
     print_family(family, of_family);
   }
   print_summary(families, rows);
-  print_most_expensive(rows, 15);
+  print_most_expensive(rows, 15, false);
+  print_most_expensive(rows, 15, true);
   for (const Row& r : rows)
     if (!r.cost.translated) std::fprintf(stderr, "famcost: %s: %s\n", r.sample->text.c_str(), r.cost.error.c_str());
   return 0;
