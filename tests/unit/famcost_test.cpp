@@ -93,12 +93,13 @@ TEST(Famcost, HelperCallsAreMarked) {
 }
 
 // A lone jz tests ZF in the guest RFLAGS (ubfx, cbnz: 2 before the exits);
-// after `test eax, eax` it compares the value (and, cmp, b.eq: 3).  With
-// the flags dead, test leaves nothing.
+// after `test eax, eax` it is cbz w4 (1), after `sub ecx, 1` the sub and
+// cbz w6 (2).  With the flags dead, test leaves nothing.
 TEST(Famcost, LiveFlagsAreCounted) {
   const Cost test = cost_of("test eax, eax");
   EXPECT_EQ(test.flags_dead, 0);
-  EXPECT_EQ(test.zf_live, 1);
+  EXPECT_EQ(test.zf_live, -1);
+  EXPECT_EQ(cost_of("sub ecx, 1").zf_live, 0);  // sub w6, w6, #1; cbz w6
   const Cost mov = cost_of("mov rax, rbx");
   EXPECT_EQ(mov.zf_live, mov.flags_dead);
 }

@@ -41,6 +41,28 @@ static uint64_t partial(int64_t a, int64_t b) {
   return x ^ (z << 1) ^ (y << 2);
 }
 
+// Branches on a value being zero at every width (test r, r; jz and dec;
+// jnz), with other bits set above the tested width.
+#define ZERO_BRANCH(name, reg_mod)                                                           \
+  static uint64_t name(uint64_t v) {                                                    \
+    uint64_t taken = 1;                                                                 \
+    __asm__("test %" reg_mod "[v], %" reg_mod "[v]\n\tjz 1f\n\tmov $2, %[t]\n1:"        \
+            : [t] "+r"(taken) : [v] "q"(v) : "cc");                                      \
+    return taken;                                                                       \
+  }
+ZERO_BRANCH(zero64, "q")
+ZERO_BRANCH(zero32, "k")
+ZERO_BRANCH(zero16, "w")
+ZERO_BRANCH(zero8, "b")
+
+// A dec; jnz loop counting the low 8 bits down to zero.
+static uint64_t dec_loop(uint64_t v) {
+  uint64_t n = 0, c = (v & 0xff) | 0xabcd00;
+  if ((c & 0xff) == 0) return 0;
+  __asm__("1:\n\tinc %[n]\n\tdec %b[c]\n\tjnz 1b" : [n] "+r"(n), [c] "+q"(c) : : "cc");
+  return n ^ (c << 8);
+}
+
 int main(void) {
   uint64_t digest = FNV_INIT;
   for (size_t i = 0; i < NVALS; ++i) {
@@ -52,6 +74,12 @@ int main(void) {
       }
       uint64_t p = partial(vals[i], vals[j]);
       digest = fnv1a(digest, &p, sizeof p);
+    }
+    const uint64_t v = (uint64_t)vals[i];
+    for (int shift = 0; shift < 64; shift += 8) {
+      const uint64_t w = v << shift;
+      printf("zero %016" PRIx64 ": %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " loop %" PRIx64 "\n", w, zero64(w),
+             zero32(w), zero16(w), zero8(w), dec_loop(w));
     }
   }
   printf("digest %016" PRIx64 "\n", digest);
