@@ -43,10 +43,10 @@ void print_family(const std::string& family, const std::vector<Row>& rows) {
 }
 
 void print_summary(const std::vector<std::string>& families, const std::vector<Row>& rows) {
-  std::printf("### Summary (fast path, flags dead)\n\n| family | samples | median | max | helper calls | untranslated |\n"
-              "|---|---:|---:|---:|---:|---:|\n");
+  std::printf("### Summary (fast path)\n\n| family | samples | median, flags dead | max | median, ZF live | max |"
+              " helper calls | untranslated |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const std::string& family : families) {
-    std::vector<long> costs;
+    std::vector<long> costs, live_costs;
     int helpers = 0, refused = 0;
     for (const Row& r : rows) {
       if (r.sample->family != family) continue;
@@ -55,11 +55,12 @@ void print_summary(const std::vector<std::string>& families, const std::vector<R
         continue;
       }
       costs.push_back(r.cost.flags_dead);
+      live_costs.push_back(r.cost.zf_live);
       helpers += r.cost.helper;
     }
-    const long max = costs.empty() ? 0 : *std::max_element(costs.begin(), costs.end());
-    std::printf("| %s | %zu | %g | %ld | %d | %d |\n", family.c_str(), costs.size() + size_t(refused),
-                median(costs), max, helpers, refused);
+    auto max = [](const std::vector<long>& v) { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); };
+    std::printf("| %s | %zu | %g | %ld | %g | %ld | %d | %d |\n", family.c_str(), costs.size() + size_t(refused),
+                median(costs), max(costs), median(live_costs), max(live_costs), helpers, refused);
   }
   std::printf("\n");
 }
