@@ -531,13 +531,41 @@ TEST(FrontendFlagFusionMore, CmpJlSurvivesOptimize) {
   EXPECT_TRUE(IsGetReg(b, cond.args[1], RSI));
 }
 
-TEST(FrontendFlagFusionMore, TestJzComparesTheAndWithZero) {
+// test r, r is r & r = r: the register itself is compared with zero (the
+// backend's cbz), no And.
+TEST(FrontendFlagFusionMore, TestJzComparesTheRegisterWithZero) {
   Block b = Code{0x85, 0xc0, 0x74, 0x05}.translate();  // test eax, eax; jz
   Value cond = b.exit.cond;
   ASSERT_TRUE(IsOp(b, cond, Opcode::ICmp, Type::I1));
   EXPECT_EQ(static_cast<Cond>(b.at(cond).aux), Cond::EQ);
-  EXPECT_TRUE(IsOp(b, b.at(cond).args[0], Opcode::And, Type::I32));
+  const Value eax = b.at(cond).args[0];
+  ASSERT_TRUE(IsOp(b, eax, Opcode::Trunc, Type::I32));
+  EXPECT_TRUE(IsGetReg(b, b.at(eax).args[0], RAX));
   EXPECT_TRUE(IsConst(b, b.at(cond).args[1], Type::I32, 0));
+  EXPECT_TRUE(live_of(b, Opcode::And).empty());
+}
+
+// test eax, ebx keeps its And.
+TEST(FrontendFlagFusionMore, TestOfTwoRegistersComparesTheAnd) {
+  Block b = Code{0x85, 0xd8, 0x74, 0x05}.translate();  // test eax, ebx; jz
+  Value cond = b.exit.cond;
+  ASSERT_TRUE(IsOp(b, cond, Opcode::ICmp, Type::I1));
+  EXPECT_TRUE(IsOp(b, b.at(cond).args[0], Opcode::And, Type::I32));
+}
+
+// sub writes its difference: jz/jnz test it against zero; cmp (no
+// difference kept) compares the operands.
+TEST(FrontendFlagFusionMore, SubJnzTestsTheDifference) {
+  Block b = Code{0x83, 0xe9, 0x01, 0x75, 0x05}.translate();  // sub ecx, 1; jnz
+  const Inst& cond = b.at(b.exit.cond);
+  ASSERT_EQ(cond.op, Opcode::ICmp);
+  EXPECT_EQ(static_cast<Cond>(cond.aux), Cond::NE);
+  EXPECT_TRUE(IsOp(b, cond.args[0], Opcode::Sub, Type::I32));
+  EXPECT_TRUE(IsConst(b, cond.args[1], Type::I32, 0));
+  Block cmp = Code{0x83, 0xf9, 0x01, 0x75, 0x05}.translate();  // cmp ecx, 1; jnz
+  const Inst& cmp_cond = cmp.at(cmp.exit.cond);
+  ASSERT_EQ(cmp_cond.op, Opcode::ICmp);
+  EXPECT_TRUE(IsConst(cmp, cmp_cond.args[1], Type::I32, 1));
 }
 
 TEST(FrontendFlagFusionMore, AddJcComparesResultWithOperand) {
