@@ -195,6 +195,25 @@ void BlockCompiler::exit_indirect(Reg target) {
   a_.b(cfg_.stubs.exit);
 }
 
+// The exit's compare when it is "x == 0" or "x != 0" of a value whose
+// register holds exactly x in a W or X register: one cbz/cbnz (dec ecx;
+// jnz, test eax, eax; jz).  Returns false, emitting nothing, otherwise.
+bool BlockCompiler::branch_on_zero(Value cmp, Label& taken, const uint32_t*& branch) {
+  const Inst& in = b_.at(cmp);
+  const auto cond = static_cast<ir::Cond>(in.aux);
+  const Value x = in.args[0], y = in.args[1];
+  if ((cond != ir::Cond::EQ && cond != ir::Cond::NE) || is_const(x) || !is_const(y)) return false;
+  const int bits = type_bits(b_.at(x).type);
+  const uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  if ((const_of(y) & mask) != 0 || (bits < 32 && bits_valid_[x] > bits)) return false;
+  const Reg r = use(x, kTmp0);
+  const Size s = bits == 64 ? Size::X : Size::W;
+  branch = a_.cursor();
+  if (cond == ir::Cond::EQ) a_.cbz(s, r, taken);
+  else a_.cbnz(s, r, taken);
+  return true;
+}
+
 void BlockCompiler::lower_exit() {
   const ir::Exit& e = b_.exit;
   switch (e.kind) {
@@ -203,9 +222,11 @@ void BlockCompiler::lower_exit() {
       Label taken;
       const uint32_t* branch = nullptr;
       if (fused_cond_ != ir::kNoValue) {
-        lower_icmp(fused_cond_, true);
-        branch = a_.cursor();
-        a_.b(fused_arm_cond_, taken);
+        if (!branch_on_zero(fused_cond_, taken, branch)) {
+          lower_icmp(fused_cond_, true);
+          branch = a_.cursor();
+          a_.b(fused_arm_cond_, taken);
+        }
       } else if (is_const(e.cond)) {
         exit_to(const_of(e.cond) & 1 ? e.target : e.fallthrough);
         return;

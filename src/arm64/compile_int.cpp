@@ -323,7 +323,8 @@ void BlockCompiler::lower_icmp(Value v, bool for_branch) {
   auto cond = static_cast<ir::Cond>(in.aux);
   bool unsigned_or_eq = cond == ir::Cond::EQ || cond == ir::Cond::NE || cond == ir::Cond::ULT ||
                         cond == ir::Cond::ULE || cond == ir::Cond::UGT || cond == ir::Cond::UGE;
-  bool y_narrow = is_const(y) ? (const_of(y) >> bits) == 0 : bits_valid_[y] <= bits;
+  // Only asked for 8/16-bit compares (a 64-bit shift by 64 is undefined).
+  bool y_narrow = bits < 32 && (is_const(y) ? (const_of(y) >> bits) == 0 : bits_valid_[y] <= bits);
   if (bits < 32 && unsigned_or_eq && bits_valid_[x] <= bits && y_narrow) {
     // Both zero-extended: unsigned order and equality are those of W registers.
     if (is_const(y)) a_.cmp_imm(Size::W, a, static_cast<int64_t>(const_of(y)), kTmp1);
@@ -355,11 +356,18 @@ void BlockCompiler::lower_icmp(Value v, bool for_branch) {
 
 void BlockCompiler::lower_select(Value v) {
   const Inst& in = b_.at(v);
-  Reg c = use(in.args[0], kTmp0);
-  a_.cmp(Size::W, c, 0);
+  Cond cond = Cond::NE;
+  if (folded_[in.args[0]]) {
+    // A compare only Selects use (fold_operands): compared here.  The
+    // operands below are registers or constants (mov): NZCV survives.
+    lower_icmp(in.args[0], true);
+    cond = fused_arm_cond_;
+  } else {
+    a_.cmp(Size::W, use(in.args[0], kTmp0), 0);
+  }
   Reg x = use(in.args[1], kTmp0);
   Reg y = use(in.args[2], kTmp1);
-  a_.csel(size_of(in.type), def_gpr(v), x, y, Cond::NE);
+  a_.csel(size_of(in.type), def_gpr(v), x, y, cond);
 }
 
 Mem BlockCompiler::address_of(Value addr) {

@@ -108,7 +108,9 @@ bool BlockCompiler::is_const_shift(Value v) const {
 
 // Decides which instructions produce no code of their own because their
 // only users embed them: base+offset and base+index(<<size) addresses in
-// loads and stores, and constant shifts in the second operand of ALU ops.
+// loads and stores, constant shifts in the second operand of ALU ops, and
+// a compare whose only use chooses a Select (which does "cmp; csel cond"
+// instead of testing a materialised cset: cmovcc after cmp).
 void BlockCompiler::fold_operands() {
   folded_.assign(n_, false);
   std::vector<uint32_t>& uses = t_scratch.uses;
@@ -136,6 +138,10 @@ void BlockCompiler::fold_operands() {
   for (Value i = 0; i < n_; ++i) {
     const Inst& in = b_.at(i);
     if (in.dead) continue;
+    if (in.op == Opcode::Select) {
+      if (b_.at(in.args[0]).op == Opcode::ICmp && uses[in.args[0]] == 1) folded_[in.args[0]] = true;
+      continue;
+    }
     bool is_sub = in.op == Opcode::Sub && is_const(in.args[1]);
     bool address_only = (in.op == Opcode::Add || is_sub) && in.type == Type::I64 && uses[i] == memory_uses[i] &&
                         uses[i] > 0;
@@ -269,7 +275,7 @@ bool BlockCompiler::hint_allowed(Value def) const {
     case Opcode::Add: case Opcode::Sub: case Opcode::And: case Opcode::Or: case Opcode::Xor:
     case Opcode::AndNot: case Opcode::Mul: case Opcode::Shl: case Opcode::Lshr: case Opcode::Ashr:
     case Opcode::Ror: case Opcode::Load: case Opcode::ZExt: case Opcode::SExt: case Opcode::Select:
-    case Opcode::Not: case Opcode::Neg: case Opcode::Bswap:
+    case Opcode::Not: case Opcode::Neg: case Opcode::Bswap: case Opcode::InsertBits:
       return true;
     default: return false;
   }

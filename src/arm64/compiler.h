@@ -114,6 +114,7 @@ class BlockCompiler {
   void raise_at(uint64_t rip, int code);
   void lower_fp_trap(ir::Value v);
   void lower_exit();
+  bool branch_on_zero(ir::Value cmp, Label& taken, const uint32_t*& branch);
   void exit_to(uint64_t target, const uint32_t* link_site = nullptr);
   void exit_indirect(Reg target);
 

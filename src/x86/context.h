@@ -36,6 +36,9 @@ struct FlagSource {
   ir::Value a = ir::kNoValue, b = ir::kNoValue, result = ir::kNoValue;
   uint8_t lane = 0;
   uint16_t fcmp_imm = 0;
+  // Sub: the difference is written to the destination (sub, not cmp), so
+  // ZF tests it rather than comparing the operands again.
+  bool result_kept = false;
 };
 
 struct Ctx {

@@ -27,12 +27,18 @@ bool arith(Ctx& c) {
     return true;
   }
   Value a = read_operand(c, 0);
-  Value b = read_operand(c, 1);
-  Value r = c.b.binary(kOp, t, a, b);
+  // and/or/test of a register with itself: the result is the register (so
+  // test eax, eax; jz compares EAX itself with zero).
+  const bool itself = (kOp == Opcode::And || kOp == Opcode::Or) && same_register_operands(c);
+  Value b = itself ? a : read_operand(c, 1);
+  Value r = itself ? a : c.b.binary(kOp, t, a, b);
   if (kWriteBack) write_operand(c, 0, r);
   switch (kOp) {
     case Opcode::Add: flags_add(c, a, b, r); break;
-    case Opcode::Sub: flags_sub(c, a, b, r); break;
+    case Opcode::Sub:
+      flags_sub(c, a, b, r);
+      c.flags.result_kept = kWriteBack;
+      break;
     default: flags_logic(c, r); break;
   }
   return true;

@@ -1,5 +1,6 @@
-// Data movement: mov and its extending forms, lea, xchg, push/pop, cmovcc,
-// setcc, sign-extension of the accumulator, bswap, leave, nops, cmpxchg, xadd.
+// Data movement: mov and its extending forms, lea, xchg, push/pop (64 and
+// 16 bits), cmovcc, setcc, sign-extension of the accumulator, bswap,
+// enter/leave, nops, cmpxchg, xadd.
 #include "x86/flags.h"
 #include "x86/operands.h"
 
@@ -42,18 +43,27 @@ bool xchg(Ctx& c) {
   return true;
 }
 
+bool is_segment(const ZydisDecodedOperand& op) {
+  return op.type == ZYDIS_OPERAND_TYPE_REGISTER && ZydisRegisterGetClass(op.reg.value) == ZYDIS_REGCLASS_SEGMENT;
+}
+
+// push/pop move 8 bytes, or 2 with a 66 prefix (push r16/m16/imm16, pop r16/m16).
 bool push(Ctx& c) {
-  if (c.op(0).size != 64 && c.op(0).type != ZYDIS_OPERAND_TYPE_IMMEDIATE) return false;
-  Value v = c.op(0).type == ZYDIS_OPERAND_TYPE_IMMEDIATE
-                ? c.b.constant(Type::I64, static_cast<uint64_t>(c.op(0).imm.value.s))
-                : read_operand(c, 0);
-  push64(c, v);
+  if (is_segment(c.op(0))) return false;
+  Type t = type_of_size(c.d.info.operand_width);
+  if (c.op(0).type != ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+    push_stack(c, read_operand(c, 0));
+    return true;
+  }
+  // Zydis sign-extends the immediate to 64 bits; keep the operand's width.
+  uint64_t mask = t == Type::I64 ? ~uint64_t{0} : (uint64_t{1} << type_bits(t)) - 1;
+  push_stack(c, c.b.constant(t, c.op(0).imm.value.u & mask));
   return true;
 }
 
 bool pop(Ctx& c) {
-  if (c.op(0).size != 64) return false;
-  Value v = pop64(c);
+  if (is_segment(c.op(0))) return false;
+  Value v = pop_stack(c, type_of_size(c.d.info.operand_width));
   // pop [rsp+disp] addresses with the incremented RSP, which the forwarding
   // of the SetReg above gives us for free.
   write_operand(c, 0, v);
@@ -112,8 +122,30 @@ bool bswap(Ctx& c) {
 }
 
 bool leave(Ctx& c) {
+  if (c.d.info.operand_width != 64) return false;
   c.b.set_reg(RSP, c.b.get_reg(RBP));
   c.b.set_reg(RBP, pop64(c));
+  return true;
+}
+
+// enter size, level: push RBP, then for a nesting level L > 0 copy L-1 frame
+// pointers from the old frame (the display of enclosing procedures, read
+// below the old RBP) and push the new frame pointer; RBP gets the frame,
+// RSP drops by size.  The level is taken modulo 32.
+bool enter(Ctx& c) {
+  if (c.d.info.operand_width != 64) return false;
+  uint64_t size = c.op(0).imm.value.u & 0xffff;
+  unsigned level = static_cast<unsigned>(c.op(1).imm.value.u) & 31;
+  Value old_rbp = c.b.get_reg(RBP);
+  push64(c, old_rbp);
+  Value frame = c.b.get_reg(RSP);
+  if (level > 0) {
+    for (unsigned i = 1; i < level; ++i)
+      push64(c, c.b.load(Type::I64, c.b.binary(Opcode::Sub, Type::I64, old_rbp, c.b.constant(Type::I64, 8 * i))));
+    push64(c, frame);
+  }
+  c.b.set_reg(RBP, frame);
+  c.b.set_reg(RSP, c.b.binary(Opcode::Sub, Type::I64, c.b.get_reg(RSP), c.b.constant(Type::I64, size)));
   return true;
 }
 
@@ -196,6 +228,7 @@ void register_data(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_CQO, sign_to_rdx);
   t.add(ZYDIS_MNEMONIC_BSWAP, bswap);
   t.add(ZYDIS_MNEMONIC_LEAVE, leave);
+  t.add(ZYDIS_MNEMONIC_ENTER, enter);
   t.add(ZYDIS_MNEMONIC_NOP, nop);
   t.add(ZYDIS_MNEMONIC_ENDBR64, nop);
   t.add(ZYDIS_MNEMONIC_PREFETCHT0, nop);

@@ -313,21 +313,14 @@ void register_arithmetic(HandlerTable& t) {
 #define OP(mnemonic, op, lane) t.add(ZYDIS_MNEMONIC_##mnemonic, bin<VecOp::op, lane>);
 #include "x86/vector_int_ops.inc"
 #undef OP
-  t.add(ZYDIS_MNEMONIC_PAND, bin<VecOp::And, 0>);
-  t.add(ZYDIS_MNEMONIC_POR, bin<VecOp::Or, 0>);
-  t.add(ZYDIS_MNEMONIC_PXOR, bin<VecOp::Xor, 0>);
   t.add(ZYDIS_MNEMONIC_PANDN, andnot);
 }
 
 void register_shifts_and_permutations(HandlerTable& t) {
-  t.add(ZYDIS_MNEMONIC_PSLLW, shift<VecOp::ShlImm, VecOp::Shl, 1>);
-  t.add(ZYDIS_MNEMONIC_PSLLD, shift<VecOp::ShlImm, VecOp::Shl, 2>);
-  t.add(ZYDIS_MNEMONIC_PSLLQ, shift<VecOp::ShlImm, VecOp::Shl, 3>);
-  t.add(ZYDIS_MNEMONIC_PSRLW, shift<VecOp::LshrImm, VecOp::Lshr, 1>);
-  t.add(ZYDIS_MNEMONIC_PSRLD, shift<VecOp::LshrImm, VecOp::Lshr, 2>);
-  t.add(ZYDIS_MNEMONIC_PSRLQ, shift<VecOp::LshrImm, VecOp::Lshr, 3>);
-  t.add(ZYDIS_MNEMONIC_PSRAW, shift<VecOp::AshrImm, VecOp::Ashr, 1>);
-  t.add(ZYDIS_MNEMONIC_PSRAD, shift<VecOp::AshrImm, VecOp::Ashr, 2>);
+#define SHIFT(mnemonic, imm_op, vec_op, lane) \
+  t.add(ZYDIS_MNEMONIC_##mnemonic, shift<VecOp::imm_op, VecOp::vec_op, lane>);
+#include "x86/vector_shift_ops.inc"
+#undef SHIFT
   t.add(ZYDIS_MNEMONIC_PUNPCKHBW, unpack_high<0>);
   t.add(ZYDIS_MNEMONIC_PUNPCKHWD, unpack_high<1>);
   t.add(ZYDIS_MNEMONIC_PUNPCKHDQ, unpack_high<2>);

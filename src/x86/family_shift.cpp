@@ -1,5 +1,4 @@
-// Shifts and rotates: shl/sal, shr, sar, rol, ror (rcl/rcr, shld/shrd
-// later).  A count of zero leaves every flag alone; the count is masked to
+// Shifts and rotates: shl/sal, shr, sar, rol, ror, rcl/rcr, shld/shrd.  A count of zero leaves every flag alone; the count is masked to
 // 5 bits (6 for 64-bit operands) whatever the operand width.
 #include "x86/flags.h"
 #include "x86/helpers.h"
@@ -158,12 +157,55 @@ bool rotate_through_carry(Ctx& c) {
   return true;
 }
 
+// 16-bit shld/shrd.  The count is masked to 5 bits, so it can exceed the
+// width; the SDM leaves the result undefined then, and Intel CPUs shift
+// the 48-bit string dest:src:dest (shld keeps its top 16 bits, shrd its low
+// 16): for counts up to 16 this is the defined result.  CF is the last bit
+// shifted out of that string; OF is computed as for a count of 1 whatever
+// the count (measured: shld d15^d14, shrd d15^s0); AF is cleared.
+template <bool kLeft>
+bool double_shift16(Ctx& c) {
+  const Type w = Type::I64;
+  Value d = read_operand(c, 0);
+  Value s = read_operand(c, 1);
+  bool constant = c.op(2).type == ZYDIS_OPERAND_TYPE_IMMEDIATE;
+  Value count;
+  if (constant) {
+    unsigned n = static_cast<unsigned>(c.op(2).imm.value.u) & 31;
+    if (n == 0) return true;  // no change, flags kept (a 16-bit write does not zero-extend)
+    count = c.b.constant(w, n);
+  } else {
+    count = c.b.binary(Opcode::And, w, c.b.zext(w, read_gpr(c, ZYDIS_REGISTER_CL)), c.b.constant(w, 31));
+  }
+  Value dw = c.b.zext(w, d);
+  Value string = c.b.binary(Opcode::Or, w, c.b.binary(Opcode::Shl, w, dw, c.b.constant(w, 32)),
+                            c.b.binary(Opcode::Or, w, c.b.binary(Opcode::Shl, w, c.b.zext(w, s), c.b.constant(w, 16)), dw));
+  Value one = c.b.constant(w, 1);
+  Value r, cf, of;
+  if (kLeft) {
+    r = c.b.trunc(Type::I16, c.b.binary(Opcode::Lshr, w, c.b.binary(Opcode::Shl, w, string, count), c.b.constant(w, 32)));
+    cf = bit_of(c, w, string, c.b.binary(Opcode::Sub, w, c.b.constant(w, 48), count));
+    of = c.b.binary(Opcode::Xor, Type::I1, msb(c, d), bit_of(c, w, dw, c.b.constant(w, 14)));
+  } else {
+    r = c.b.trunc(Type::I16, c.b.binary(Opcode::Lshr, w, string, count));
+    cf = bit_of(c, w, string, c.b.binary(Opcode::Sub, w, count, one));
+    of = c.b.binary(Opcode::Xor, Type::I1, msb(c, d), bit_of(c, w, c.b.zext(w, s), c.b.constant(w, 0)));
+  }
+  Value nonzero = c.b.icmp(Cond::NE, count, c.b.constant(w, 0));
+  if (!constant) r = c.b.select(Type::I16, nonzero, r, d);
+  write_operand(c, 0, r);
+  ShiftResult res{r, cf, of, true};
+  if (constant) write_flags(c, res);
+  else write_flags_if(c, nonzero, res);
+  return true;
+}
+
 // shld/shrd: shift the destination, filling from the source register.
 template <bool kLeft>
 bool double_shift(Ctx& c) {
   Type t = operand_type(c.op(0));
   int bits = type_bits(t);
-  if (bits == 16) return false;  // 16-bit forms: not emitted by compilers
+  if (bits == 16) return double_shift16<kLeft>(c);
   unsigned mask = t == Type::I64 ? 63 : 31;
   Value d = read_operand(c, 0);
   Value s = read_operand(c, 1);

@@ -58,19 +58,15 @@ void register_integer(HandlerTable& t) {
 #define OP(mnemonic, op, lane) t.add(ZYDIS_MNEMONIC_##mnemonic, bin<VecOp::op, lane>);
 #include "x86/vector_int_ops.inc"
 #undef OP
-  for (auto m : {ZYDIS_MNEMONIC_PAND, ZYDIS_MNEMONIC_ANDPS, ZYDIS_MNEMONIC_ANDPD}) t.add(m, bin<VecOp::And, 0>);
-  for (auto m : {ZYDIS_MNEMONIC_POR, ZYDIS_MNEMONIC_ORPS, ZYDIS_MNEMONIC_ORPD}) t.add(m, bin<VecOp::Or, 0>);
-  for (auto m : {ZYDIS_MNEMONIC_PXOR, ZYDIS_MNEMONIC_XORPS, ZYDIS_MNEMONIC_XORPD}) t.add(m, bin<VecOp::Xor, 0>);
+  for (auto m : {ZYDIS_MNEMONIC_ANDPS, ZYDIS_MNEMONIC_ANDPD}) t.add(m, bin<VecOp::And, 0>);
+  for (auto m : {ZYDIS_MNEMONIC_ORPS, ZYDIS_MNEMONIC_ORPD}) t.add(m, bin<VecOp::Or, 0>);
+  for (auto m : {ZYDIS_MNEMONIC_XORPS, ZYDIS_MNEMONIC_XORPD}) t.add(m, bin<VecOp::Xor, 0>);
   for (auto m : {ZYDIS_MNEMONIC_PANDN, ZYDIS_MNEMONIC_ANDNPS, ZYDIS_MNEMONIC_ANDNPD}) t.add(m, andnot);
 
-  t.add(ZYDIS_MNEMONIC_PSLLW, shift<VecOp::ShlImm, VecOp::Shl, 1>);
-  t.add(ZYDIS_MNEMONIC_PSLLD, shift<VecOp::ShlImm, VecOp::Shl, 2>);
-  t.add(ZYDIS_MNEMONIC_PSLLQ, shift<VecOp::ShlImm, VecOp::Shl, 3>);
-  t.add(ZYDIS_MNEMONIC_PSRLW, shift<VecOp::LshrImm, VecOp::Lshr, 1>);
-  t.add(ZYDIS_MNEMONIC_PSRLD, shift<VecOp::LshrImm, VecOp::Lshr, 2>);
-  t.add(ZYDIS_MNEMONIC_PSRLQ, shift<VecOp::LshrImm, VecOp::Lshr, 3>);
-  t.add(ZYDIS_MNEMONIC_PSRAW, shift<VecOp::AshrImm, VecOp::Ashr, 1>);
-  t.add(ZYDIS_MNEMONIC_PSRAD, shift<VecOp::AshrImm, VecOp::Ashr, 2>);
+#define SHIFT(mnemonic, imm_op, vec_op, lane) \
+  t.add(ZYDIS_MNEMONIC_##mnemonic, shift<VecOp::imm_op, VecOp::vec_op, lane>);
+#include "x86/vector_shift_ops.inc"
+#undef SHIFT
   t.add(ZYDIS_MNEMONIC_PSLLDQ, byte_shift<VecOp::ByteShl>);
   t.add(ZYDIS_MNEMONIC_PSRLDQ, byte_shift<VecOp::ByteShr>);
 

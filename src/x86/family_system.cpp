@@ -60,15 +60,17 @@ bool cmc(Ctx& c) {
 constexpr uint64_t kWritableFlags = kArithFlags | kFlagMask(kDF);
 constexpr uint64_t kFixedFlags = 0x202;  // bit 1 is always set, IF is on in user mode
 
+// pushf/popf, and pushfw/popfw (66 prefix) which move only the low 16 bits:
+// every flag a user program can write lives there.
 bool pushf(Ctx& c) {
-  if (c.d.info.operand_width != 64) return false;
-  push64(c, c.b.emit(Opcode::GetFlags, Type::I64));
+  Type t = type_of_size(c.d.info.operand_width);
+  push_stack(c, c.b.trunc(t, c.b.emit(Opcode::GetFlags, Type::I64)));
   return true;
 }
 
 bool popf(Ctx& c) {
-  if (c.d.info.operand_width != 64) return false;
-  Value v = c.b.binary(Opcode::And, Type::I64, pop64(c), c.b.constant(Type::I64, kWritableFlags));
+  Value popped = c.b.zext(Type::I64, pop_stack(c, type_of_size(c.d.info.operand_width)));
+  Value v = c.b.binary(Opcode::And, Type::I64, popped, c.b.constant(Type::I64, kWritableFlags));
   c.b.emit(Opcode::SetFlags, Type::Void, c.b.binary(Opcode::Or, Type::I64, v, c.b.constant(Type::I64, kFixedFlags)));
   return true;
 }
@@ -110,6 +112,8 @@ void register_system(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_CMC, cmc);
   t.add(ZYDIS_MNEMONIC_PUSHFQ, pushf);
   t.add(ZYDIS_MNEMONIC_POPFQ, popf);
+  t.add(ZYDIS_MNEMONIC_PUSHF, pushf);
+  t.add(ZYDIS_MNEMONIC_POPF, popf);
   t.add(ZYDIS_MNEMONIC_LAHF, lahf);
   t.add(ZYDIS_MNEMONIC_SAHF, sahf);
 }

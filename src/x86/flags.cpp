@@ -134,7 +134,8 @@ Value fused_condition(Ctx& c, unsigned cc) {
   switch (f.kind) {
     case FlagSource::Sub:
       if (cc < 2 || cc == 10 || cc == 11) return ir::kNoValue;
-      if (cc == 8 || cc == 9) return c.b.icmp(kSubConds[cc], f.result, zero);
+      if (cc == 8 || cc == 9 || (f.result_kept && (cc == 4 || cc == 5)))
+        return c.b.icmp(kSubConds[cc], f.result, zero);
       return c.b.icmp(kSubConds[cc], f.a, f.b);
     case FlagSource::Logic: {
       static const Cond kLogicConds[16] = {Cond::NE, Cond::EQ, Cond::NE, Cond::EQ, Cond::EQ,  Cond::NE,

@@ -109,16 +109,17 @@ void write_operand(Ctx& c, int index, Value v) {
     c.b.store(effective_address(c, index), v);
 }
 
-void push64(Ctx& c, Value v) {
-  Value sp = c.b.binary(Opcode::Sub, Type::I64, c.b.get_reg(RSP), c.b.constant(Type::I64, 8));
+void push_stack(Ctx& c, Value v) {
+  uint64_t bytes = type_bits(c.b.type_of(v)) / 8;
+  Value sp = c.b.binary(Opcode::Sub, Type::I64, c.b.get_reg(RSP), c.b.constant(Type::I64, bytes));
   c.b.store(sp, v);
   c.b.set_reg(RSP, sp);
 }
 
-Value pop64(Ctx& c) {
+Value pop_stack(Ctx& c, Type t) {
   Value sp = c.b.get_reg(RSP);
-  Value v = c.b.load(Type::I64, sp);
-  c.b.set_reg(RSP, c.b.binary(Opcode::Add, Type::I64, sp, c.b.constant(Type::I64, 8)));
+  Value v = c.b.load(t, sp);
+  c.b.set_reg(RSP, c.b.binary(Opcode::Add, Type::I64, sp, c.b.constant(Type::I64, type_bits(t) / 8)));
   return v;
 }
 

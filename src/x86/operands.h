@@ -24,8 +24,11 @@ void write_operand(Ctx& c, int index, ir::Value v);
 ir::Value read_gpr(Ctx& c, ZydisRegister reg);
 void write_gpr(Ctx& c, ZydisRegister reg, ir::Value v);
 
-// Helpers for the stack.
-void push64(Ctx& c, ir::Value v);
-ir::Value pop64(Ctx& c);
+// The stack: push and pop move RSP by the width of the value (8 bytes, or 2
+// for the 16-bit forms with a 66 prefix).
+void push_stack(Ctx& c, ir::Value v);
+ir::Value pop_stack(Ctx& c, ir::Type t);
+inline void push64(Ctx& c, ir::Value v) { push_stack(c, v); }
+inline ir::Value pop64(Ctx& c) { return pop_stack(c, ir::Type::I64); }
 
 }  // namespace phybin::x86

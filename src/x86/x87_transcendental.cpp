@@ -131,9 +131,17 @@ Wide sin_reduced(const Reduced& red, bool cosine) {
 }
 
 // Results of the series: the CPU reports them inexact even when they
-// happen to be exact (fyl2x of a power of two, f2xm1(1)).
+// happen to be exact (fyl2x of a power of two, f2xm1(1)).  Being inexact,
+// a result below the smallest normal also underflows (UE): the series of a
+// tiny operand (sin, tan, atan of a denormal) can come out exactly x in
+// 128 bits, where round_value sees nothing lost and so no underflow.
 Float80 rounded_inexact(FpEnv& env, const Wide& w) {
-  Float80 r = wide_round(env, w);
+  FpEnv rounding = env;
+  rounding.status = 0;
+  Float80 r = wide_round(rounding, w);
+  env.status = static_cast<uint16_t>(env.status | rounding.status);
+  bool exact = (rounding.status & kInexact) == 0;
+  if (exact && !w.is_zero() && w.exp + kBias < 1) env.raise(kUnderflow);
   env.raise(kInexact);
   return r;
 }
@@ -156,6 +164,22 @@ bool trig_special(FpEnv& env, Float80 a, Float80& out, bool& in_range) {
   return false;
 }
 
+// For |x| < 2^-68 the CPU returns sin x = tan x = x and cos x = 1 in every
+// rounding mode (measured; correct rounding would step one ulp away in the
+// directed modes), inexact, C1 clear.
+bool tiny_argument(Float80 a) { return a.exp() < kBias - 68; }
+
+// sin/tan of a tiny x: x itself, underflowing when x is denormal; a
+// pseudo-denormal comes back normalized, without underflow.
+bool tiny_identity(FpEnv& env, Float80 a, Float80& out) {
+  if (!tiny_argument(a)) return false;
+  bool pseudo = a.exp() == 0 && (a.sig & kIntBit) != 0;
+  out = pseudo ? make80(a.sign(), 1, a.sig) : a;
+  if (a.exp() == 0 && !pseudo) env.raise(kUnderflow);
+  env.raise(kInexact);
+  return true;
+}
+
 }  // namespace
 
 bool sin(FpEnv& env, Float80 a, Float80& out) {
@@ -165,6 +189,7 @@ bool sin(FpEnv& env, Float80 a, Float80& out) {
     out = a;
     return true;
   }
+  if (tiny_identity(env, a, out)) return true;
   Wide v = sin_reduced(reduce(a), false);
   out = rounded_inexact(env, a.sign() ? wide_neg(v) : v);
   return true;
@@ -173,8 +198,9 @@ bool sin(FpEnv& env, Float80 a, Float80& out) {
 bool cos(FpEnv& env, Float80 a, Float80& out) {
   bool in_range;
   if (trig_special(env, a, out, in_range)) return in_range;
-  if (classify(a) == Class::Zero) {
+  if (classify(a) == Class::Zero || tiny_argument(a)) {
     out = make80(false, kBias, kIntBit);
+    if (classify(a) != Class::Zero) env.raise(kInexact);
     return true;
   }
   out = rounded_inexact(env, sin_reduced(reduce(a), true));
@@ -196,6 +222,7 @@ bool tan(FpEnv& env, Float80 a, Float80& out) {
     out = a;
     return true;
   }
+  if (tiny_identity(env, a, out)) return true;
   Reduced red = reduce(a);
   Wide s = sin_series(red.r), c = cos_series(red.r);
   Wide t = (red.quadrant & 1) ? wide_neg(wide_div(c, s)) : wide_div(s, c);
@@ -222,7 +249,10 @@ Float80 atan2(FpEnv& env, Float80 y, Float80 x) {
   } else {
     Wide ay = wide_from(absolute(y)), ax = wide_from(absolute(x));
     bool swap = ay.exp > ax.exp || (ay.exp == ax.exp && ay.sig > ax.sig);
-    t = swap ? atan_unit(wide_div(ax, ay)) : atan_unit(wide_div(ay, ax));
+    Wide z = swap ? wide_div(ax, ay) : wide_div(ay, ax);
+    // atan z of z < 2^-40 is z itself on the CPU (measured: fpatan(y, 1)
+    // returns y in every rounding mode), not z - z^3/3 rounded.
+    t = !swap && z.exp < -40 ? z : atan_unit(z);
     if (swap) t = wide_sub(wide_ldexp(pi, -1), t);
     if (x.sign()) t = wide_sub(pi, t);
   }

@@ -400,6 +400,39 @@ TEST(FrontendIr, PushStoresBelowTheStackPointer) {
   EXPECT_TRUE(IsConst(b, b.at(store.args[0]).args[1], Type::I64, 8));
 }
 
+TEST(FrontendIr, Push16StoresAWordTwoBytesDown) {
+  Block b = Code{0x66, 0x53, 0xc3}.translate(1);  // push bx
+  std::vector<Value> stores = live_of(b, Opcode::Store);
+  ASSERT_EQ(stores.size(), 1u);
+  const Inst& store = b.at(stores[0]);
+  EXPECT_EQ(b.at(store.args[1]).type, Type::I16);
+  EXPECT_EQ(store.args[0], written(b, RSP));
+  ASSERT_TRUE(IsOp(b, store.args[0], Opcode::Sub, Type::I64));
+  EXPECT_TRUE(IsConst(b, b.at(store.args[0]).args[1], Type::I64, 2));
+}
+
+TEST(FrontendIr, EnterWithNestingCopiesTheOuterFramePointers) {
+  Block b = Code{0xc8, 0x10, 0x00, 0x03, 0xc3}.translate(1);  // enter 16, 3
+  // push rbp, two frame pointers read below the old rbp, the new frame pointer
+  std::vector<Value> stores = live_of(b, Opcode::Store);
+  ASSERT_EQ(stores.size(), 4u);
+  std::vector<Value> loads = live_of(b, Opcode::Load);
+  ASSERT_EQ(loads.size(), 2u);
+  const Inst& second_display = b.at(b.at(loads[1]).args[0]);  // [old rbp - 16]
+  EXPECT_TRUE(IsGetReg(b, second_display.args[0], RBP));
+  EXPECT_TRUE(IsConst(b, second_display.args[1], Type::I64, 16));
+  // RBP = RSP after pushing the old RBP, which is also the last value pushed
+  Value frame = written(b, RBP);
+  EXPECT_TRUE(IsGetReg(b, frame, RSP));
+  EXPECT_EQ(b.at(stores[3]).args[1], frame);
+}
+
+TEST(FrontendIr, Shld16AndShrd16Translate) {
+  // shld bx, ax, 17 (a count the SDM leaves undefined); shrd bx, ax, cl
+  Block b = Code{0x66, 0x0f, 0xa4, 0xc3, 0x11, 0x66, 0x0f, 0xad, 0xc3, 0xc3}.translate(2);
+  EXPECT_EQ(b.guest_insns, 2u);
+}
+
 TEST(FrontendIr, AddWritesEveryArithmeticFlag) {
   // add rax, rbx, followed by int3 padding: nothing known kills the flags.
   Block b = Code{0x48, 0x01, 0xd8}.translate(1);
@@ -498,13 +531,41 @@ TEST(FrontendFlagFusionMore, CmpJlSurvivesOptimize) {
   EXPECT_TRUE(IsGetReg(b, cond.args[1], RSI));
 }
 
-TEST(FrontendFlagFusionMore, TestJzComparesTheAndWithZero) {
+// test r, r is r & r = r: the register itself is compared with zero (the
+// backend's cbz), no And.
+TEST(FrontendFlagFusionMore, TestJzComparesTheRegisterWithZero) {
   Block b = Code{0x85, 0xc0, 0x74, 0x05}.translate();  // test eax, eax; jz
   Value cond = b.exit.cond;
   ASSERT_TRUE(IsOp(b, cond, Opcode::ICmp, Type::I1));
   EXPECT_EQ(static_cast<Cond>(b.at(cond).aux), Cond::EQ);
-  EXPECT_TRUE(IsOp(b, b.at(cond).args[0], Opcode::And, Type::I32));
+  const Value eax = b.at(cond).args[0];
+  ASSERT_TRUE(IsOp(b, eax, Opcode::Trunc, Type::I32));
+  EXPECT_TRUE(IsGetReg(b, b.at(eax).args[0], RAX));
   EXPECT_TRUE(IsConst(b, b.at(cond).args[1], Type::I32, 0));
+  EXPECT_TRUE(live_of(b, Opcode::And).empty());
+}
+
+// test eax, ebx keeps its And.
+TEST(FrontendFlagFusionMore, TestOfTwoRegistersComparesTheAnd) {
+  Block b = Code{0x85, 0xd8, 0x74, 0x05}.translate();  // test eax, ebx; jz
+  Value cond = b.exit.cond;
+  ASSERT_TRUE(IsOp(b, cond, Opcode::ICmp, Type::I1));
+  EXPECT_TRUE(IsOp(b, b.at(cond).args[0], Opcode::And, Type::I32));
+}
+
+// sub writes its difference: jz/jnz test it against zero; cmp (no
+// difference kept) compares the operands.
+TEST(FrontendFlagFusionMore, SubJnzTestsTheDifference) {
+  Block b = Code{0x83, 0xe9, 0x01, 0x75, 0x05}.translate();  // sub ecx, 1; jnz
+  const Inst& cond = b.at(b.exit.cond);
+  ASSERT_EQ(cond.op, Opcode::ICmp);
+  EXPECT_EQ(static_cast<Cond>(cond.aux), Cond::NE);
+  EXPECT_TRUE(IsOp(b, cond.args[0], Opcode::Sub, Type::I32));
+  EXPECT_TRUE(IsConst(b, cond.args[1], Type::I32, 0));
+  Block cmp = Code{0x83, 0xf9, 0x01, 0x75, 0x05}.translate();  // cmp ecx, 1; jnz
+  const Inst& cmp_cond = cmp.at(cmp.exit.cond);
+  ASSERT_EQ(cmp_cond.op, Opcode::ICmp);
+  EXPECT_TRUE(IsConst(cmp, cmp_cond.args[1], Type::I32, 1));
 }
 
 TEST(FrontendFlagFusionMore, AddJcComparesResultWithOperand) {

@@ -703,14 +703,16 @@ TEST(IrOptimize, AddSubJzKeepsOnlyTheResultAndTheFusedCompare) {
   EXPECT_EQ(block.at(add.args[1]).op, Opcode::GetReg);
   EXPECT_EQ(block.at(add.args[1]).aux, RBX);
 
+  // jz after sub tests the difference the sub writes.
   const Inst& cond = block.at(block.exit.cond);
   ASSERT_EQ(cond.op, Opcode::ICmp);
   EXPECT_EQ(static_cast<Cond>(cond.aux), Cond::EQ);
-  EXPECT_EQ(cond.args[0], sub.args[0]);
-  EXPECT_EQ(cond.args[1], sub.args[1]);
+  EXPECT_EQ(cond.args[0], set.args[0]);
+  EXPECT_EQ(block.at(cond.args[1]).op, Opcode::Const);
+  EXPECT_EQ(block.at(cond.args[1]).imm, 0u);
 
-  // GetReg RAX, GetReg RBX, Add, Const 1, Sub, SetReg, ICmp.
-  EXPECT_EQ(live_count(block), 7u);
+  // GetReg RAX, GetReg RBX, Add, Const 1, Sub, SetReg, Const 0, ICmp.
+  EXPECT_EQ(live_count(block), 8u);
 }
 
 TEST(IrOptimize, FlagReadBySuccessorSurvives) {

@@ -184,17 +184,28 @@ void step_stack(Gen& g) {
   }
 }
 
-// enter at every nesting level and 16-bit push/pop (phybin does not
-// translate them yet).
+// enter at every nesting level (also levels above 31, which the CPU takes
+// modulo 32) and 16-bit push/pop, pushfw/popfw.
 void step_stack_rare(Gen& g) {
-  if (g.chance(50)) {
-    emit_frame(g, static_cast<int>(g.range(0, 4)));
-    return;
+  const unsigned choice = static_cast<unsigned>(g.below(10));
+  if (choice < 5) {
+    int level = static_cast<int>(g.below(32));
+    if (g.chance(10)) level += 32 * static_cast<int>(g.range(1, 7));
+    emit_frame(g, level);
+  } else if (choice < 9) {
+    static const char* const pushes[] = {"push {r16}", "push {m16}", "pushw {i16}", "pushw {i8}"};
+    static const char* const pops[] = {"pop {R16}", "pop {m16}"};
+    g.emit(g.expand(pushes[g.below(4)]), 0, 0, 0);
+    g.emit(g.expand(pops[g.below(2)]), 0, 0, 0);
+  } else if (g.chance(50)) {
+    // popfw of a value with only status flags and DF (TF would trap)
+    const uint64_t flags = 0x202 | (g.bits() & (ALL_FLAGS | DF));
+    g.setup("pushw " + std::to_string(flags));
+    g.emit("popfw", 0, ALL_FLAGS, 0);
+  } else {
+    g.emit("pushfw", ALL_FLAGS, 0, 0);
+    g.emit(g.expand("pop {R16}"), 0, 0, 0);
   }
-  static const char* const pushes[] = {"push {r16}", "push {m16}", "pushw {i16}"};
-  static const char* const pops[] = {"pop {R16}", "pop {m16}"};
-  g.emit(g.expand(pushes[g.below(3)]), 0, 0, 0);
-  g.emit(g.expand(pops[g.below(2)]), 0, 0, 0);
 }
 
 // String instructions with and without rep/repe/repne, both directions, on

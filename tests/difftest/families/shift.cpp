@@ -64,8 +64,11 @@ namespace {
 void emit_shift(Gen& g, const ShiftOp& op, int width) {
   const std::string w = std::to_string(width);
   unsigned count = static_cast<unsigned>(g.chance(50) ? g.below(66) : g.below(256));
-  // shld/shrd of 16 bits: the result is undefined for masked counts above 16
-  if (op.kind == Kind::Double && width == 16) count = static_cast<unsigned>(g.below(17)) | (g.chance(30) ? 32u : 0u);
+  // shld/shrd of 16 bits: the SDM leaves the result of masked counts above
+  // 16 undefined; Intel CPUs shift the 48-bit string dest:src:dest (result,
+  // CF, SF/ZF/PF), which this family compares.  OF stays undefined above a
+  // count of 1, as the SDM says (these CPUs compute it as for a count of 1).
+  if (op.kind == Kind::Double && width == 16) count = static_cast<unsigned>(g.below(32)) | (g.chance(30) ? 32u : 0u);
   const std::string operands =
       (g.chance(30) ? "{m" : "{R") + w + "}" + (op.kind == Kind::Double ? ", {r" + w + "}" : std::string());
   const int form = static_cast<int>(g.below(3));
@@ -73,7 +76,7 @@ void emit_shift(Gen& g, const ShiftOp& op, int width) {
   if (form == 0) {
     insn = known_count_flags(op.kind, width, count);
     insn.text = g.expand(std::string(op.mnemonic) + " " + operands + ", " + std::to_string(count));
-  } else if (form == 1 || (op.kind == Kind::Double && width == 16)) {  // CL set just before
+  } else if (form == 1) {  // CL set just before
     g.setup("mov cl, " + std::to_string(count));
     insn = known_count_flags(op.kind, width, count);
     insn.text = g.expand(std::string(op.mnemonic) + " " + operands + ", cl");
@@ -95,7 +98,7 @@ void step_shift(Gen& g) {
   emit_shift(g, op, width);
 }
 
-// 16-bit shld/shrd (phybin does not translate them yet).
+// 16-bit shld/shrd, all 32 masked counts.
 void step_shld16(Gen& g) { emit_shift(g, kOps[8 + g.below(2)], 16); }
 
 }  // namespace difftest

@@ -1,0 +1,109 @@
+// famcost (bench/tools): its figures against costs worked out by hand from
+// the backend's lowering, so the tool cannot silently report garbage.
+#if PHYBIN_HAVE_FAMCOST
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "famcost.h"
+
+namespace phybin::famcost {
+namespace {
+
+Cost cost_of(const std::string& text) {
+  const Sample* s = find_sample(text);
+  EXPECT_NE(s, nullptr) << text << " is not a sample";
+  if (!s) return {};
+  Cost c = Meter().measure(s->bytes);
+  EXPECT_TRUE(c.translated) << text << ": " << c.error;
+  return c;
+}
+
+TEST(Famcost, TableIsReadWithItsBytesAndFamilies) {
+  const Sample* add = find_sample("add rax, rbx");
+  ASSERT_NE(add, nullptr);
+  EXPECT_EQ(add->family, "alu");
+  EXPECT_EQ(add->bytes, (std::vector<uint8_t>{0x48, 0x01, 0xD8}));
+  const Sample* paddd = find_sample("paddd xmm0, xmm1");
+  ASSERT_NE(paddd, nullptr);
+  EXPECT_EQ(paddd->bytes, (std::vector<uint8_t>{0x66, 0x0F, 0xFE, 0xC1}));
+  std::set<std::string> families;
+  for (const Sample& s : samples()) {
+    EXPECT_FALSE(s.bytes.empty()) << s.text;
+    families.insert(s.family);
+  }
+  for (const char* f : {"alu", "shift", "sse_int", "sse_shuffle", "x87", "cmpxchg"}) EXPECT_EQ(families.count(f), 1u) << f;
+}
+
+// Guest RAX/RBX live in x4/x5 and XMM0/XMM1 in v16/v17 for the whole block,
+// so with the flags dead an instruction that maps onto one AArch64
+// instruction costs exactly that one.
+TEST(Famcost, OneInstructionTranslations) {
+  EXPECT_EQ(cost_of("add rax, rbx").flags_dead, 1);  // add x4, x4, x5
+  EXPECT_EQ(cost_of("mov rax, rbx").flags_dead, 1);  // mov x4, x5
+  EXPECT_EQ(cost_of("shl rax, 3").flags_dead, 1);    // lsl x4, x4, #3
+  EXPECT_EQ(cost_of("paddd xmm0, xmm1").flags_dead, 1);  // add v16.4s, v16.4s, v17.4s
+  EXPECT_EQ(cost_of("pand xmm0, xmm1").flags_dead, 1);   // and v16.16b, v16.16b, v17.16b
+  EXPECT_FALSE(cost_of("paddd xmm0, xmm1").helper);
+}
+
+// pshufb: TBL zeroes indexes >= 16 where x86 looks at bit 7 and bits 0-3,
+// so the index is masked first: movi #0x8f, and, tbl (compile_vector_ext.cpp).
+TEST(Famcost, PshufbIsMaskAndTable) {
+  const Cost c = cost_of("pshufb xmm0, xmm1");
+  EXPECT_EQ(c.flags_dead, 3);
+  EXPECT_FALSE(c.helper);
+}
+
+// An aligned store checks the address (tst, b.ne) and stores; the fault
+// behind the b.ne is out of line: on the fast path, not counted, but
+// emitted.
+TEST(Famcost, SlowPathsAreOffTheFastPath) {
+  const Cost c = cost_of("movdqa [rax], xmm0");
+  EXPECT_EQ(c.flags_dead, 3);  // tst x4, #0xf; b.ne fault; str q16, [x4]
+  EXPECT_GT(c.emitted, c.flags_dead + 10);
+  EXPECT_EQ(cost_of("movdqu xmm0, [rax]").flags_dead, 1);  // ldr q16, [x4]
+}
+
+TEST(Famcost, FastPathFollowsBranchesAndStopsAtExits) {
+  const uint32_t b_plus2 = 0x14000002, b_minus1 = 0x17FFFFFF, nop = 0xD503201F, ret = 0xD65F03C0;
+  const uint32_t b_cond_eq = 0x54000040, blr_x30 = 0xD63F03C0, br_x16 = 0xD61F0200;
+  EXPECT_EQ(fast_path_words({nop, b_plus2, nop, nop, ret, nop}), 4);  // skips one word
+  EXPECT_EQ(fast_path_words({nop, b_cond_eq, nop, blr_x30, nop, br_x16, nop}), 6);
+  EXPECT_EQ(fast_path_words({nop, nop, b_minus1}), 3);   // a loop: counted once
+  EXPECT_EQ(fast_path_words({nop, 0x17FFFFF0}), 2);       // a branch out of the block
+}
+
+// cmovcc after cmp compares and selects in one go (cmp x4, x7; csel x4,
+// x5, x4, lt), and a setcc writes its byte in place (cmp; cset; bfxil into
+// the guest register).  tests/guest/programs/cond_select.c checks the
+// results against the CPU.
+TEST(Famcost, CompareAndSelectOrSet) {
+  EXPECT_EQ(cost_of("cmp rax, rbx; cmovl rax, rcx").flags_dead, 2);
+  EXPECT_EQ(cost_of("cmp eax, ebx; setl al").flags_dead, 3);
+  EXPECT_EQ(cost_of("add al, bl").flags_dead, 2);  // add w, w, w; bfxil x4, ...
+}
+
+// x87 arithmetic other than the control word goes through helper_x87.
+TEST(Famcost, HelperCallsAreMarked) {
+  EXPECT_TRUE(cost_of("fsin").helper);
+  EXPECT_TRUE(cost_of("faddp st(1), st").helper);
+  EXPECT_FALSE(cost_of("add rax, rbx").helper);
+}
+
+// A lone jz tests ZF in the guest RFLAGS (ubfx, cbnz: 2 before the exits);
+// after `test eax, eax` it is cbz w4 (1), after `sub ecx, 1` the sub and
+// cbz w6 (2).  With the flags dead, test leaves nothing.
+TEST(Famcost, LiveFlagsAreCounted) {
+  const Cost test = cost_of("test eax, eax");
+  EXPECT_EQ(test.flags_dead, 0);
+  EXPECT_EQ(test.zf_live, -1);
+  EXPECT_EQ(cost_of("sub ecx, 1").zf_live, 0);  // sub w6, w6, #1; cbz w6
+  const Cost mov = cost_of("mov rax, rbx");
+  EXPECT_EQ(mov.zf_live, mov.flags_dead);
+}
+
+}  // namespace
+}  // namespace phybin::famcost
+#endif
