@@ -109,9 +109,6 @@ struct Meter::Impl {
     config.helpers = &helpers;
     config.raise_signal = &no_signal;
     config.lookup_mask = 0xffff;
-    // The test CPU (cortex-a72): crypto instructions, no LSE atomics.
-    config.host.crypto = true;
-    config.host.lse = false;
   }
 
   struct Words {
