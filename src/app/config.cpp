@@ -40,6 +40,16 @@ std::string translation_dir_setting() {
   return {};
 }
 
+// A 0/1 switch NAME, `fallback` when it is not set.
+bool read_switch(const char* name, bool fallback) {
+  const char* v = std::getenv(name);
+  if (!v) return fallback;
+  const std::string text = v;
+  if (text != "0" && text != "1")
+    throw Error(ErrorCode::PHYBIN_ERR_USAGE, std::string(name) + "='" + text + "' must be 0 or 1");
+  return text == "1";
+}
+
 }  // namespace
 
 Settings read_settings() {
@@ -59,19 +69,10 @@ Settings read_settings() {
     s.log_level = static_cast<int>(level);
   }
   if (const char* v = std::getenv("PHYBIN_LOG_FILE")) s.log_file = v;
-  if (const char* v = std::getenv("PHYBIN_STRICT_FLAGS")) {
-    std::string text = v;
-    if (text != "0" && text != "1")
-      throw Error(ErrorCode::PHYBIN_ERR_USAGE, "PHYBIN_STRICT_FLAGS='" + text + "' must be 0 or 1");
-    s.strict_flags = text == "1";
-  }
+  s.strict_flags = read_switch("PHYBIN_STRICT_FLAGS", s.strict_flags);
   s.translation_dir = translation_dir_setting();
-  if (const char* v = std::getenv("PHYBIN_HOST_CRC32")) {
-    std::string text = v;
-    if (text != "0" && text != "1")
-      throw Error(ErrorCode::PHYBIN_ERR_USAGE, "PHYBIN_HOST_CRC32='" + text + "' must be 0 or 1");
-    s.host_crc32 = text == "1";
-  }
+  s.host_crc32 = read_switch("PHYBIN_HOST_CRC32", s.host_crc32);
+  s.exact_mxcsr = read_switch("PHYBIN_EXACT_MXCSR", s.exact_mxcsr);
   return s;
 }
 

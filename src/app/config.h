@@ -12,6 +12,7 @@ struct Settings {
   int log_level = 0;
   bool strict_flags = false;  // PHYBIN_STRICT_FLAGS
   bool host_crc32 = true;     // PHYBIN_HOST_CRC32=0: x86 crc32 through the helper (tests it)
+  bool exact_mxcsr = false;   // PHYBIN_EXACT_MXCSR
   std::string log_file;
   // PHYBIN_CACHE_DIR: where translations are kept between runs; empty: not kept.
   std::string translation_dir;

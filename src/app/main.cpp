@@ -31,7 +31,7 @@ void usage(FILE* out) {
                "usage: phybin [run] PROGRAM [ARGS...]   run an x86-64 Linux program\n"
                "       phybin --help | --version\n"
                "settings (environment): PHYBIN_CACHE_SIZE (MiB, or 512K), PHYBIN_CACHE_DIR (saved\n"
-               "translations; off), PHYBIN_LOG_LEVEL (0-3), PHYBIN_LOG_FILE, PHYBIN_STRICT_FLAGS.\n"
+               "translations; off), PHYBIN_LOG_LEVEL (0-3), PHYBIN_LOG_FILE, PHYBIN_STRICT_FLAGS, PHYBIN_EXACT_MXCSR.\n"
                "Error codes are listed in phybin's README.\n");
 }
 
@@ -105,6 +105,7 @@ runtime::PersistOptions persist_options(const Settings& settings, const elf::Loa
   options.strict_flags = settings.strict_flags;
   options.persist = persist_options(settings, image, process.guest_exe_path);
   options.host_crc32 = settings.host_crc32;
+  options.exact_mxcsr = settings.exact_mxcsr;
   static runtime::Runtime rt(options);
   rt.load_translations();
   if (heap_gap != MAP_FAILED) munmap(heap_gap, kHeapGap);

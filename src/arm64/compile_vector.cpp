@@ -115,7 +115,7 @@ void VectorLowering::lower(Value v) {
           break;
         case VecOp::MovMask: lower_movmask(v); break;
         default:
-          if (!lower_int(v) && !lower_fp(v) && !lower_ext(v))
+          if (!lower_int(v) && !lower_fp(v) && !lower_ext(v) && !lower_mxcsr_mode(v))
             throw Error(ErrorCode::PHYBIN_ERR_INTERNAL,
                         std::string("no NEON lowering for vector op ") + ir::vecop_name(static_cast<VecOp>(in.aux)));
           break;

@@ -74,6 +74,15 @@ class VectorLowering {
   // Writes scalar element 0 (in kVTmp0) over `base` into d.
   void merge_low(VReg d, VReg base, unsigned lane);
 
+  // ---- MXCSR modes without an FPCR bit (compile_vector_mxcsr.cpp)
+  bool lower_mxcsr_mode(ir::Value v);
+  void lower_denorm_check(ir::Value v);
+  void lower_flush(ir::Value v, bool raise);
+  void load_limit(VReg limit, unsigned lane, uint64_t value);
+  void exponent_zero_mask(unsigned lane, VReg mask, VReg x, VReg limit, VReg t, VReg z, bool with_zero);
+  void any_element(unsigned lane, uint64_t elems, Reg out, VReg mask, VReg t);
+  void set_mxcsr_flags_if(Reg any, uint32_t flags);
+
   BlockCompiler& c_;
   Assembler& a_;
   std::vector<VReg> scratch_;

@@ -307,9 +307,14 @@ void VectorLowering::lower_fcmp_flag(Value v) {
 void VectorLowering::lower_cvt_to_int(Value v) {
   const Inst& i = inst(v);
   const FSize fs = fsize(i.lane);
-  VReg src = vreg_of(i.args[0]);
-  if (!(i.imm & 1)) {  // rounds by the current mode (FPCR mirrors MXCSR.RC)
-    a_.frintx(fs, kVTmp0, src);
+  VReg x = vreg_of(i.args[0]), src = x;
+  const bool round = !(i.imm & 1);
+  const bool to_int32_from_double = i.type != Type::I64 && fs == FSize::D;
+  if (round) {  // by the current mode (FPCR mirrors MXCSR.RC)
+    // A float beyond int32/int64 is integral, so FRINTX raises no inexact
+    // for an invalid conversion; a double beyond int32 may not be (below).
+    if (to_int32_from_double) a_.frinti(fs, kVTmp0, src);
+    else a_.frintx(fs, kVTmp0, src);
     src = kVTmp0;
   }
   Reg d = c_.def_gpr(v);
@@ -331,6 +336,12 @@ void VectorLowering::lower_cvt_to_int(Value v) {
   a_.fcmp(fs, src, kVTmp1);
   a_.mov_imm(Size::W, kTmp1, uint64_t{1} << 31);
   a_.csel(Size::W, d, kTmp1, d, Cond::HS);
+  if (!round) return;
+  // Inexact only when in range: from -2^31 up (and below 2^31: LO above).
+  a_.fneg(fs, kVTmp1, kVTmp1);
+  a_.fccmp(fs, src, kVTmp1, 0b1000, Cond::LO);  // otherwise N: "less"
+  a_.fcsel(fs, kVTmp1, x, src, Cond::GE);
+  a_.frintx(fs, kVTmp1, kVTmp1);
 }
 
 // roundps/pd/ss/sd imm: bits 0-1 a fixed mode (nearest, down, up, zero),
@@ -398,11 +409,12 @@ void VectorLowering::lower_cvt_packed(Value v) {
       return;
     }
     default: {  // CvtF64ToI32: through 64-bit integers, then a range check
-      VReg src = x;
-      if (!trunc) {
-        a_.frintx(VArr::D2, kVTmp1, x);
-        src = kVTmp1;
-      }
+      // FRINTZ/FRINTI (truncating, or by MXCSR) raise no inexact; FRINTX
+      // below raises it for the lanes in range only (x86: an invalid
+      // conversion is not also inexact).
+      VReg src = kVTmp1;
+      if (trunc) a_.frintz(VArr::D2, src, x);
+      else a_.frinti(VArr::D2, src, x);
       VReg t = scratch(), u = scratch();
       a_.fcvtzs(VArr::D2, kVTmp0, src);
       a_.xtn(VArr::S2, t, kVTmp0);
@@ -410,6 +422,9 @@ void VectorLowering::lower_cvt_packed(Value v) {
       a_.cmeq(VArr::D2, u, u, kVTmp0);          // fits in 32 bits
       a_.fcmeq(VArr::D2, kVTmp0, src, src);     // not NaN
       a_.and_(VArr::B16, u, u, kVTmp0);
+      a_.mov(VArr::B16, kVTmp0, u);
+      a_.bsl(VArr::B16, kVTmp0, x, src);
+      a_.frintx(VArr::D2, kVTmp0, kVTmp0);
       // A value beyond int32 but within int64 raised nothing yet: x86 says
       // invalid.  Converting a NaN (all ones) in those lanes raises it.
       a_.orn(VArr::B16, kVTmp0, src, u);

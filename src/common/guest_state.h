@@ -65,6 +65,9 @@ struct alignas(16) GuestState {
   // HelperTable): code holds slot numbers, not phybin's randomised
   // addresses, so a later run can reuse it.
   const uint64_t* helper_table;
+  // 696: the MXCSR modes translated code must be made for (ir::FpMode
+  // bits, set with MXCSR): changing them means translating anew.
+  uint32_t fp_mode;
 };
 
 static_assert(offsetof(GuestState, rip) == 128);
@@ -78,5 +81,6 @@ static_assert(offsetof(GuestState, fcw) == 560);
 static_assert(offsetof(GuestState, exit_target) == 576);
 static_assert(offsetof(GuestState, scratch) == 616);
 static_assert(offsetof(GuestState, helper_table) == 688);
+static_assert(offsetof(GuestState, fp_mode) == 696);
 
 }  // namespace phybin

@@ -1,6 +1,7 @@
 // Appends instructions to an ir::Block; the frontend's only way to make IR.
 #pragma once
 
+#include "ir/fp_mode.h"
 #include "ir/ir.h"
 
 namespace phybin::ir {
@@ -50,6 +51,12 @@ class Builder {
 
   // A vector operation (VUnary or VBinary by `b`) on elements of 8 << lane bits.
   Value vec(VecOp op, Type result, unsigned lane, Value a, Value b = kNoValue, uint64_t imm = 0) {
+    return fp_mode_.any() ? fp_vec(op, result, lane, a, b, imm) : plain_vec(op, result, lane, a, b, imm);
+  }
+  // The MXCSR modes the following floating-point operations run in.
+  void set_fp_mode(const FpMode& mode) { fp_mode_ = mode; }
+  const FpMode& fp_mode() const { return fp_mode_; }
+  Value plain_vec(VecOp op, Type result, unsigned lane, Value a, Value b = kNoValue, uint64_t imm = 0) {
     Value v = emit(b == kNoValue ? Opcode::VUnary : Opcode::VBinary, result, a, b, kNoValue, imm,
                    static_cast<uint8_t>(op));
     block_.at(v).lane = static_cast<uint8_t>(lane);
@@ -68,7 +75,10 @@ class Builder {
   uint64_t const_value(Value v) const { return block_.at(v).imm; }
 
  private:
+  Value fp_vec(VecOp op, Type result, unsigned lane, Value a, Value b, uint64_t imm);  // ir/fp_mode.cpp
+
   Block& block_;
+  FpMode fp_mode_;
 };
 
 }  // namespace phybin::ir

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "common/guest_state.h"
+#include "ir/fp_mode.h"
 
 namespace phybin::ir {
 namespace {
@@ -263,7 +264,7 @@ void eliminate_dead_code(Block& block) {
   count(block.exit.address);
   for (size_t i = block.insts.size(); i-- > 0;) {
     Inst& in = block.insts[i];
-    if (in.dead || uses[i] != 0 || opcode_has_side_effect(in.op)) continue;
+    if (in.dead || uses[i] != 0 || opcode_has_side_effect(in.op) || raises_fp_flags(in)) continue;
     in.dead = true;
     for (Value a : in.args)
       if (a != kNoValue) --uses[a];

@@ -20,6 +20,7 @@
 #include "ir/passes.h"
 #include "linux/syscalls.h"
 #include "runtime/host_disasm.h"
+#include "x86/sse.h"
 #include "runtime/signals.h"
 #include "x86/helpers.h"
 
@@ -76,6 +77,8 @@ Runtime::Runtime(const RuntimeOptions& options)
       blocks_(host_page_size()),
       protect_(host_page_size()) {
   x86::set_helper_hooks(make_hooks());
+  x86::sse::set_exact_flags(options.exact_mxcsr);
+  frontend_.set_fp_mode(initial_fp_mode());
   backend_.stubs = cache_.stubs();
   backend_.helpers = &helpers_;
   backend_.raise_signal = &raise_guest_signal;
@@ -216,6 +219,7 @@ void Runtime::run(GuestState& state) {
   state.lookup_mask = kLookupEntries - 1;
   state.helper_table = helpers_.entries();
   state.exit_link = 0;
+  state.fp_mode = ir::FpMode::of_mxcsr(state.mxcsr, options_.exact_mxcsr).bits();
   GuestThreadFlags& flags = thread_flags();
   unsigned generation = cache_.flush_count();  // of the code the last exit left
   for (;;) {
@@ -225,10 +229,12 @@ void Runtime::run(GuestState& state) {
     if (deferred_count_ || deferred_overflow_) run_deferred_invalidations();
     // A handler now runs instead of the exit's target: nothing to link.
     if ((signals_pending() || signals_held()) && deliver_pending_signals(state)) site = nullptr;
-    // SSE exceptions unmasked or masked again: translations change kind.
-    if ((state.sse_trap_fpsr != 0) != frontend_.fp_traps()) {
+    // SSE exceptions unmasked or masked again, or another flush mode:
+    // translations change kind.
+    if ((state.sse_trap_fpsr != 0) != frontend_.fp_traps() || state.fp_mode != frontend_.fp_mode().bits()) {
       flush();
       frontend_.set_fp_traps(state.sse_trap_fpsr != 0);
+      frontend_.set_fp_mode(ir::FpMode::of_bits(state.fp_mode));
       site = nullptr;
     }
     BlockTable::Index block = lookup_or_translate(state.rip);

@@ -34,6 +34,7 @@ struct RuntimeOptions {
   size_t cache_bytes = 64u << 20;
   bool strict_flags = false;
   bool host_crc32 = true;  // use the host's CRC32 instructions when it has them
+  bool exact_mxcsr = false;  // PHYBIN_EXACT_MXCSR: MXCSR.DE for denormal inputs
   unsigned max_block_insns = 48;
   PersistOptions persist;
 };
@@ -85,6 +86,8 @@ class Runtime {
   static uint64_t syscall_entry(GuestState* s, uint64_t, uint64_t);
   // Hooks::fp_traps_changed: MXCSR changed the translation mode.
   static void fp_traps_changed(GuestState* state);
+  // The MXCSR modes of a guest thread's initial MXCSR (0x1f80).
+  ir::FpMode initial_fp_mode() const { return ir::FpMode::of_mxcsr(0x1f80, options_.exact_mxcsr); }
 
  private:
   // kNone when guest code at pc is not mapped (the guest then gets SIGSEGV).

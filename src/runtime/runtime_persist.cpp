@@ -83,6 +83,8 @@ constexpr uint64_t kMaxTranslationDirBytes = uint64_t{512} << 20;
 
 uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ull; }
 
+constexpr uint64_t kFewNewBlocks = 16;
+
 bool range_holds(uint64_t begin, uint64_t end, uint64_t page, uint64_t page_size) {
   return page >= begin && page + page_size <= end;
 }
@@ -95,7 +97,8 @@ uint64_t Runtime::settings_fingerprint() const {
   uint64_t h = 0xcbf29ce484222325ull;
   for (uint64_t v : {uint64_t{options_.strict_flags}, uint64_t{options_.max_block_insns},
                      uint64_t{backend_.exact_fp_nan}, uint64_t{backend_.lookup_mask},
-                     uint64_t{frontend_.options().host_crc32}, uint64_t{frontend_.options().host_pmull}})
+                     uint64_t{frontend_.options().host_crc32}, uint64_t{frontend_.options().host_pmull},
+                     uint64_t{options_.exact_mxcsr}})
     h = mix(h, v);
   return h;
 }
@@ -255,6 +258,20 @@ void Runtime::save_translations() {
   // checked for unmasked SSE exceptions is saved too: with them masked its
   // checks never fire, so it is right in any run, only slower.)
   if (persist_dir_.empty() || blocks_translated_ == 0) return;
+  // A loaded file that lacks only a few blocks (start-up paths that vary
+  // with the stack's alignment) is kept: writing it anew costs more (about
+  // 0.8 M instructions) than translating those blocks again next time.
+  if (blocks_loaded_ > 0 && blocks_translated_ < std::max<uint64_t>(kFewNewBlocks, blocks_loaded_ / 32)) {
+    logf(LogLevel::Info, "phybin: translations not saved again: only %llu new blocks",
+         static_cast<unsigned long long>(blocks_translated_));
+    return;
+  }
+  // Code made for DAZ or FTZ alone flushes in software: wrong in a run
+  // that starts with the usual MXCSR.
+  if (frontend_.fp_mode() != initial_fp_mode()) {
+    log_line(LogLevel::Info, "phybin: translations not saved: made for a non-default MXCSR flush mode");
+    return;
+  }
   const SelfImage& self = self_image();
   for (size_t slot = 0; slot < helpers_.size(); ++slot) {
     if (!self.in_text(helpers_.at(slot))) {

@@ -39,8 +39,16 @@ bool addsub(Ctx& c) {
   Value b = sse::read_vec(c, 1);
   Value b_even = c.b.vec(VecOp::BlendImm, Type::V128, kLane, b, c.b.emit(ir::Opcode::VZero, Type::V128), odd);
   Value b_odd = c.b.vec(VecOp::Xor, Type::V128, 0, b, b_even);
+  // Exact DE: a's element beside a NaN of b's must not count, as a - 0
+  // would make it; one check of the real operands instead.
+  const ir::FpMode mode = c.b.fp_mode();
+  ir::FpMode inner = mode;
+  inner.check_denormals = false;
+  if (mode.check_denormals) c.b.plain_vec(VecOp::DenormCheck, Type::Void, kLane, a, b, ir::kCheckAll);
+  c.b.set_fp_mode(inner);
   Value diff = c.b.vec(VecOp::FSub, Type::V128, kLane, a, b_even);
   Value sum = c.b.vec(VecOp::FAdd, Type::V128, kLane, a, b_odd);
+  c.b.set_fp_mode(mode);
   sse::write_vec(c, 0, c.b.vec(VecOp::BlendImm, Type::V128, kLane, diff, sum, odd));
   return true;
 }

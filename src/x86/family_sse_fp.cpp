@@ -38,6 +38,8 @@ bool comis(Ctx& c) {
   const uint8_t bits[3] = {kZF, kPF, kCF};
   for (int i = 0; i < 3; ++i)
     if (c.flag_live(bits[i])) flag[i] = c.b.vec(VecOp::FCmpFlag, Type::I1, kLane, a, b, bits[i] | signaling);
+  if (flag[0] == ir::kNoValue && flag[1] == ir::kNoValue && flag[2] == ir::kNoValue)
+    c.b.vec(VecOp::FCmpFlag, Type::I1, kLane, a, b, kZF | signaling | ir::kKeepCompare);
   for (int i = 0; i < 3; ++i)
     if (flag[i] != ir::kNoValue) c.b.set_flag(bits[i], flag[i]);
   Value zero = c.b.constant(Type::I1, 0);

@@ -121,6 +121,7 @@ void Frontend::translate(uint64_t rip, unsigned max_insns, ir::Block& block) con
   block.exit = ir::Exit{};
   block.insts.reserve(max_insns * 16);
   ir::Builder b(block);
+  b.set_fp_mode(fp_mode_);
   // Decoded instructions are big (operands included): one buffer, reused.
   if (max_insns > decode_capacity_) {
     decode_buffer_.reset(new DecodedInsn[max_insns]);

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/fp_mode.h"
 #include "ir/ir.h"
 #include "x86/context.h"
 #include "x86/decoder.h"
@@ -45,6 +46,9 @@ class Frontend {
   // raised an unmasked exception.  Off: no checks, the code as usual.
   void set_fp_traps(bool on) { fp_traps_ = on; }
   bool fp_traps() const { return fp_traps_; }
+  // The MXCSR modes FPCR cannot hold (DAZ or FTZ alone, exact DE).
+  void set_fp_mode(const ir::FpMode& mode) { fp_mode_ = mode; }
+  const ir::FpMode& fp_mode() const { return fp_mode_; }
 
   // Guest code of [start, end) as text, one instruction a line.
   std::string disassemble(uint64_t start, uint64_t end) const;
@@ -88,6 +92,7 @@ class Frontend {
   Decoder decoder_;
   HandlerTable handlers_;
   bool fp_traps_ = false;
+  ir::FpMode fp_mode_;
   HandlerTable mmx_handlers_;  // for instructions with MM register operands
   Handler handler_for(const DecodedInsn& insn) const;
   Hooks hooks_;

@@ -57,6 +57,9 @@ uint64_t helper_maskmovdqu(GuestState* s, uint64_t regs, uint64_t);
 // desc = VectorHelperOp | dst XMM << 8 | src XMM << 16 | (1 << 24 when the
 // source is the m128 at `addr`) | imm << 32; writes the destination XMM.
 uint64_t helper_vector(GuestState* s, uint64_t desc, uint64_t addr);
+// PHYBIN_EXACT_MXCSR: denormal inputs raise MXCSR.DE (checks in translated
+// code, ir/fp_mode.h).  Before the guest runs.
+void set_exact_flags(bool on);
 // Applies MXCSR's rounding mode and flush-to-zero to the host FPCR.
 void apply_mxcsr(uint32_t mxcsr);
 

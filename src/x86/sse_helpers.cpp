@@ -3,6 +3,7 @@
 // vector helper (MPSADBW, PHMINPOSUW, AESKEYGENASSIST, PCLMULQDQ without PMULL).
 #include <cstring>
 
+#include "ir/fp_mode.h"
 #include "x86/helpers.h"
 #include "x86/aes_helpers.h"
 #include "x86/sse.h"
@@ -15,16 +16,21 @@ namespace {
 constexpr uint64_t kRModeOfRc[4] = {0, 2, 1, 3};
 constexpr uint64_t kFpcrRMode = uint64_t{3} << 22;
 constexpr uint64_t kFpcrFz = uint64_t{1} << 24;
-constexpr uint32_t kMxcsrFz = 1u << 15, kMxcsrDaz = 1u << 6, kMxcsrDe = 1u << 1;
+constexpr uint32_t kMxcsrFz = 1u << 15, kMxcsrDaz = 1u << 6, kMxcsrUe = 1u << 4, kMxcsrPe = 1u << 5;
 constexpr uint32_t kMxcsrFlags = 0x3f;
+constexpr uint64_t kFpsrUfc = 1u << 3;
 
-// MXCSR exception flags (IE DE ZE OE UE PE = bits 0-5) against FPSR's
-// cumulative ones (IOC 0, DZC 1, OFC 2, UFC 3, IXC 4, IDC 7).
+// MXCSR exception flags (IE ZE OE UE PE) against FPSR's cumulative ones
+// (IOC 0, DZC 1, OFC 2, UFC 3, IXC 4).  DE has no partner: FPSR.IDC means
+// an input was flushed, which x86 never reports (DAZ raises nothing).  DE
+// is kept in GuestState::mxcsr, where exact mode's checks set it.
 struct FlagPair {
   uint32_t mxcsr, fpsr;
 };
-constexpr FlagPair kFlagPairs[] = {{1u << 0, 1u << 0}, {1u << 1, 1u << 7}, {1u << 2, 1u << 1},
-                                   {1u << 3, 1u << 2}, {1u << 4, 1u << 3}, {1u << 5, 1u << 4}};
+constexpr FlagPair kFlagPairs[] = {{1u << 0, 1u << 0}, {1u << 2, 1u << 1}, {1u << 3, 1u << 2},
+                                   {1u << 4, 1u << 3}, {1u << 5, 1u << 4}};
+
+bool g_exact_flags = false;
 
 #if defined(__aarch64__)
 uint64_t read_fpcr() {
@@ -65,28 +71,41 @@ uint64_t fpsr_from_mxcsr_flags(uint32_t mxcsr) {
 void write_mxcsr(GuestState* s, uint32_t value) {
   s->mxcsr = value & 0xffff;
   const auto traps = static_cast<uint32_t>(fpsr_from_mxcsr_flags(~(value >> 7) & kMxcsrFlags));
-  const bool changed = (traps != 0) != (s->sse_trap_fpsr != 0);
+  bool changed = (traps != 0) != (s->sse_trap_fpsr != 0);
   s->sse_trap_fpsr = traps;
+  const uint32_t mode = ir::FpMode::of_mxcsr(value, g_exact_flags).bits();
+  if (mode != s->fp_mode) changed = true;
+  s->fp_mode = mode;
   if (changed) helper_fp_traps_changed(s);
   apply_mxcsr(s->mxcsr);
-  uint64_t all_flags = fpsr_from_mxcsr_flags(kMxcsrFlags);
-  write_fpsr((read_fpsr() & ~all_flags) | fpsr_from_mxcsr_flags(value));
+  // A loaded UE stays in memory only: UFC in FPSR means an underflow since,
+  // which brings PE (current_mxcsr).
+  const uint64_t all_flags = fpsr_from_mxcsr_flags(kMxcsrFlags);
+  write_fpsr((read_fpsr() & ~all_flags) | fpsr_from_mxcsr_flags(value & ~kMxcsrUe));
 }
 
+// The flags the guest loaded and those software raised (DE, and UE|PE of
+// a flush by FTZ alone) are in GuestState::mxcsr; the hardware's are in
+// FPSR.  A masked underflow is inexact on x86 even when the result is
+// exact but flushed (FZ): UFC brings PE with it.
 uint32_t current_mxcsr(const GuestState* s) {
-  return (s->mxcsr & ~kMxcsrFlags) | (s->mxcsr & kMxcsrDe) | mxcsr_flags_from_fpsr(read_fpsr());
+  const uint64_t fpsr = read_fpsr();
+  return s->mxcsr | mxcsr_flags_from_fpsr(fpsr) | ((fpsr & kFpsrUfc) ? kMxcsrPe : 0);
 }
 
 }  // namespace
 
+void set_exact_flags(bool on) { g_exact_flags = on; }
+
 // AArch64 has one flush-to-zero bit for inputs and outputs: it is set when
-// the guest asks for either FTZ or DAZ.  FPCR's trap enables stay off (they
+// the guest asks for both FTZ and DAZ; one of them alone is done in
+// software (ir/fp_mode.h), with FZ clear.  FPCR's trap enables stay off (they
 // are optional in the architecture): unmasked SSE exceptions are found by
 // checks in the translated code instead (GuestState::sse_trap_fpsr).
 void apply_mxcsr(uint32_t mxcsr) {
   uint64_t fpcr = read_fpcr() & ~(kFpcrRMode | kFpcrFz);
   fpcr |= kRModeOfRc[(mxcsr >> 13) & 3] << 22;
-  if (mxcsr & (kMxcsrFz | kMxcsrDaz)) fpcr |= kFpcrFz;
+  if ((mxcsr & (kMxcsrFz | kMxcsrDaz)) == (kMxcsrFz | kMxcsrDaz)) fpcr |= kFpcrFz;
   write_fpcr(fpcr);
 }
 

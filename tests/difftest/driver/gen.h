@@ -36,10 +36,10 @@ struct Insn {
 // How the final states of a case are compared beyond bit equality.
 struct Tolerance {
   bool x87_one_ulp = false;  // transcendentals: ST registers within 1 ulp, FSW.C1 free
-  // MXCSR exception flags not compared (README.md: phybin does not keep
-  // DE, and loses IE in places); --strict-mxcsr compares them all
-  uint32_t mxcsr_ignored = 0x3;  // IE | DE
+  // MXCSR bits not compared: DE with --default-mxcsr (README.md)
+  uint32_t mxcsr_ignored = 0;
 };
+inline constexpr uint32_t kMxcsrDe = 0x2;
 
 struct Case {
   std::vector<Insn> insns;

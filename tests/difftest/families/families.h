@@ -22,6 +22,8 @@ void step_string(Gen& g);
 void init_sse(Gen& g);
 void init_sse_no_flush(Gen& g);
 void init_sse_flush(Gen& g);
+void init_sse_ftz(Gen& g);
+void init_sse_daz(Gen& g);
 void init_sse_convert(Gen& g);
 void step_sse_int(Gen& g);
 void step_sse_fp(Gen& g);

@@ -13,12 +13,13 @@ const std::vector<const char*> kPacked = {"{x}, {x}", "{x}, {m128}"};
 
 }  // namespace
 
-// ldmxcsr of a valid value (all exceptions masked, DAZ and FTZ together
-// when `flush`).  (No stmxcsr: it would copy MXCSR.DE, which is not
-// compared, into memory.)
+// ldmxcsr of a valid value (all exceptions masked; when `flush`, any of
+// DAZ and FTZ).  (No stmxcsr: with --default-mxcsr it would copy MXCSR.DE,
+// which is then not compared, into memory.)
 void emit_mxcsr_change(Gen& g, bool flush) {
+  static constexpr uint32_t kFlushModes[] = {0, 0x8000, 0x0040, 0x8040};  // none, FTZ, DAZ, both
   uint32_t mxcsr = 0x1f80 | static_cast<uint32_t>(g.below(64)) | static_cast<uint32_t>(g.below(4) << 13);
-  if (flush && g.chance(25)) mxcsr |= 0x8040;
+  if (flush) mxcsr |= kFlushModes[g.below(4)];
   const std::string slot = g.mem_at(32, static_cast<int>(g.below(DT_OPERAND_SIZE / 4)) * 4);
   g.setup("mov " + slot + ", " + std::to_string(mxcsr));
   g.emit("ldmxcsr " + slot, 0, 0, 0);
@@ -26,24 +27,23 @@ void emit_mxcsr_change(Gen& g, bool flush) {
 
 namespace {
 
-// Whether the case started with DAZ+FTZ (the *_flush families).
-bool flush_enabled(Gen& g) { return (g.current().init.fx[25] & 0x80) != 0; }
+// Whether the case started with DAZ or FTZ (the flush families).
+bool flush_enabled(Gen& g) { return (g.current().init.fx[25] & 0x80) != 0 || (g.current().init.fx[24] & 0x40) != 0; }
+
+void set_flush_bits(Gen& g, bool ftz, bool daz) {
+  g.random_mxcsr(false);
+  if (ftz) g.current().init.fx[25] |= 0x80;  // FTZ (bit 15)
+  if (daz) g.current().init.fx[24] |= 0x40;  // DAZ (bit 6)
+}
 
 }  // namespace
 
 void init_sse(Gen& g) { g.random_mxcsr(true); }
 void init_sse_no_flush(Gen& g) { g.random_mxcsr(false); }
-// Conversions: an invalid (out-of-range) conversion also differs in PE,
-// which goes with the IE difference (README.md).
-void init_sse_convert(Gen& g) {
-  g.random_mxcsr(false);
-  g.current().tolerance.mxcsr_ignored |= 0x20;
-}
-void init_sse_flush(Gen& g) {
-  g.random_mxcsr(false);
-  g.current().init.fx[25] |= 0x80;  // FTZ (bit 15)
-  g.current().init.fx[24] |= 0x40;  // DAZ (bit 6)
-}
+void init_sse_convert(Gen& g) { g.random_mxcsr(false); }
+void init_sse_flush(Gen& g) { set_flush_bits(g, true, true); }
+void init_sse_ftz(Gen& g) { set_flush_bits(g, true, false); }
+void init_sse_daz(Gen& g) { set_flush_bits(g, false, true); }
 
 void step_sse_int(Gen& g) {
   static const std::vector<OpGroup> groups = {
@@ -85,7 +85,7 @@ void step_sse_fp(Gen& g) {
       {{"comiss", "ucomiss"}, {"{x}, {x}", "{x}, {m32}"}, 0, ALL_FLAGS, 0},
       {{"comisd", "ucomisd"}, {"{x}, {x}", "{x}, {m64}"}, 0, ALL_FLAGS, 0},
   };
-  if (g.chance(5)) emit_mxcsr_change(g, false);
+  if (g.chance(5)) emit_mxcsr_change(g, flush_enabled(g));
   else emit_from(g, groups);
 }
 
