@@ -20,6 +20,7 @@ using regmap::kVTmp1;
 namespace {
 
 constexpr uint32_t kMxcsrDe = 1u << 1, kMxcsrUe = 1u << 4, kMxcsrPe = 1u << 5;
+constexpr uint64_t kFpsrIdc = 1u << 7;
 
 VArr int_arr(unsigned lane) { return lane == 3 ? VArr::D2 : VArr::S4; }
 
@@ -31,6 +32,7 @@ uint64_t exponent_zero_limit(unsigned lane) { return lane == 3 ? uint64_t{1} << 
 
 // Sets bits of GuestState::mxcsr when `any` is non-zero: rare, so the
 // store is out of line.
+// DE also sets FPSR.IDC: with DE unmasked, FpTrapCheck finds it there.
 void VectorLowering::set_mxcsr_flags_if(Reg any, uint32_t flags) {
   a_.tst(Size::X, any, any);
   cold(Cond::NE, [flags](Assembler& as, Label&) {
@@ -38,6 +40,11 @@ void VectorLowering::set_mxcsr_flags_if(Reg any, uint32_t flags) {
     as.ldr(Size::W, kTmp1, at);
     as.orr(Size::W, kTmp1, kTmp1, flags);
     as.str(Size::W, kTmp1, at);
+    if (flags & kMxcsrDe) {
+      as.mrs(kTmp1, SysReg::FPSR);
+      as.orr(Size::X, kTmp1, kTmp1, kFpsrIdc);
+      as.msr(SysReg::FPSR, kTmp1);
+    }
   });
 }
 

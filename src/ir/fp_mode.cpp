@@ -8,7 +8,7 @@ namespace phybin::ir {
 
 namespace {
 
-constexpr uint32_t kMxcsrDaz = 1u << 6, kMxcsrFtz = 1u << 15;
+constexpr uint32_t kMxcsrDaz = 1u << 6, kMxcsrDm = 1u << 8, kMxcsrFtz = 1u << 15;
 
 enum Inputs : uint8_t { kA = 1, kB = 2, kAB = 3 };
 
@@ -54,7 +54,8 @@ FpShape shape_of(VecOp op) {
 
 FpMode FpMode::of_mxcsr(uint32_t mxcsr, bool exact_flags) {
   const bool daz = (mxcsr & kMxcsrDaz) != 0, ftz = (mxcsr & kMxcsrFtz) != 0;
-  return FpMode{daz && !ftz, ftz && !daz, daz, exact_flags && !daz};
+  const bool de_unmasked = (mxcsr & kMxcsrDm) == 0;
+  return FpMode{daz && !ftz, ftz && !daz, daz, (exact_flags || de_unmasked) && !daz};
 }
 
 // The operation with the mode's additions around it.  Scalar operations

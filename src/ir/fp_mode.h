@@ -4,8 +4,9 @@
 //    operand): inputs flushed in software (FlushDenorm);
 //  - FTZ without DAZ: results flushed in software (FlushTiny), with the UE
 //    and PE flags x86 raises for a flush;
-//  - exact DE (PHYBIN_EXACT_MXCSR, or never with DAZ): a denormal input
-//    sets MXCSR.DE, as x86 does (DenormCheck).
+//  - exact DE (PHYBIN_EXACT_MXCSR or DE unmasked, never with DAZ): a
+//    denormal input sets MXCSR.DE, as x86 does (DenormCheck), and FPSR.IDC,
+//    which the checked mode of unmasked exceptions traps on.
 // FTZ and DAZ together, the common case, are FPCR.FZ and cost nothing here.
 #pragma once
 

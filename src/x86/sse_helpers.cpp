@@ -18,7 +18,8 @@ constexpr uint64_t kFpcrRMode = uint64_t{3} << 22;
 constexpr uint64_t kFpcrFz = uint64_t{1} << 24;
 constexpr uint32_t kMxcsrFz = 1u << 15, kMxcsrDaz = 1u << 6, kMxcsrUe = 1u << 4, kMxcsrPe = 1u << 5;
 constexpr uint32_t kMxcsrFlags = 0x3f;
-constexpr uint64_t kFpsrUfc = 1u << 3;
+constexpr uint32_t kMxcsrDm = 1u << 8;
+constexpr uint64_t kFpsrUfc = 1u << 3, kFpsrIdc = 1u << 7;
 
 // MXCSR exception flags (IE ZE OE UE PE) against FPSR's cumulative ones
 // (IOC 0, DZC 1, OFC 2, UFC 3, IXC 4).  DE has no partner: FPSR.IDC means
@@ -70,7 +71,11 @@ uint64_t fpsr_from_mxcsr_flags(uint32_t mxcsr) {
 
 void write_mxcsr(GuestState* s, uint32_t value) {
   s->mxcsr = value & 0xffff;
-  const auto traps = static_cast<uint32_t>(fpsr_from_mxcsr_flags(~(value >> 7) & kMxcsrFlags));
+  // An unmasked DE shows as FPSR.IDC, which the DE check sets (ir/fp_mode.h);
+  // the hardware sets IDC only under FZ, that is with DAZ, which has no DE.
+  const bool de_traps = !(value & kMxcsrDm) && !(value & kMxcsrDaz);
+  const auto traps = static_cast<uint32_t>(fpsr_from_mxcsr_flags(~(value >> 7) & kMxcsrFlags)) |
+                     (de_traps ? kFpsrIdc : 0);
   bool changed = (traps != 0) != (s->sse_trap_fpsr != 0);
   s->sse_trap_fpsr = traps;
   const uint32_t mode = ir::FpMode::of_mxcsr(value, g_exact_flags).bits();
