@@ -73,6 +73,8 @@ Settings read_settings() {
   s.translation_dir = translation_dir_setting();
   s.host_crc32 = read_switch("PHYBIN_HOST_CRC32", s.host_crc32);
   s.exact_mxcsr = read_switch("PHYBIN_EXACT_MXCSR", s.exact_mxcsr);
+  s.host_pmull = read_switch("PHYBIN_HOST_PMULL", s.host_pmull);
+  s.host_aes = read_switch("PHYBIN_HOST_AES", s.host_aes);
   return s;
 }
 

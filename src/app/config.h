@@ -13,6 +13,8 @@ struct Settings {
   bool strict_flags = false;  // PHYBIN_STRICT_FLAGS
   bool host_crc32 = true;     // PHYBIN_HOST_CRC32=0: x86 crc32 through the helper (tests it)
   bool exact_mxcsr = false;   // PHYBIN_EXACT_MXCSR
+  bool host_pmull = true;     // PHYBIN_HOST_PMULL=0: pclmulqdq through the helper
+  bool host_aes = true;       // PHYBIN_HOST_AES=0: the AES rounds through the helper
   std::string log_file;
   // PHYBIN_CACHE_DIR: where translations are kept between runs; empty: not kept.
   std::string translation_dir;

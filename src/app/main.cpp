@@ -106,6 +106,8 @@ runtime::PersistOptions persist_options(const Settings& settings, const elf::Loa
   options.persist = persist_options(settings, image, process.guest_exe_path);
   options.host_crc32 = settings.host_crc32;
   options.exact_mxcsr = settings.exact_mxcsr;
+  options.host_pmull = settings.host_pmull;
+  options.host_aes = settings.host_aes;
   static runtime::Runtime rt(options);
   rt.load_translations();
   if (heap_gap != MAP_FAILED) munmap(heap_gap, kHeapGap);

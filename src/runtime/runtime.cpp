@@ -42,18 +42,22 @@ LookupEntry* new_lookup_table() {
   return static_cast<LookupEntry*>(std::calloc(kLookupEntries, sizeof(LookupEntry)));
 }
 
-// What the frontend may use of the host: the CRC32 instructions and the
-// 64x64-bit PMULL of the crypto extension are optional in ARMv8.0.
+// What the frontend may use of the host: the CRC32 instructions, the AES
+// instructions and the 64x64-bit PMULL of the crypto extension are optional
+// in ARMv8.0.  The settings can only turn them off (to test the helpers).
 x86::FrontendOptions frontend_options(const RuntimeOptions& options) {
   x86::FrontendOptions out;
   out.strict_flags = options.strict_flags;
 #if defined(__aarch64__)
-  constexpr unsigned long kHwcapPmull = 1ul << 4, kHwcapCrc32 = 1ul << 7;
+  constexpr unsigned long kHwcapAes = 1ul << 3, kHwcapPmull = 1ul << 4, kHwcapCrc32 = 1ul << 7;
   const unsigned long hwcap = getauxval(AT_HWCAP);
   out.host_crc32 = options.host_crc32 && (hwcap & kHwcapCrc32) != 0;
-  out.host_pmull = (hwcap & kHwcapPmull) != 0;
+  out.host_pmull = options.host_pmull && (hwcap & kHwcapPmull) != 0;
+  out.host_aes = options.host_aes && (hwcap & kHwcapAes) != 0;
 #else
   out.host_crc32 = options.host_crc32;
+  out.host_pmull = options.host_pmull;
+  out.host_aes = options.host_aes;
 #endif
   return out;
 }

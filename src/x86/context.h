@@ -88,8 +88,9 @@ void register_mmx(HandlerTable& mmx, HandlerTable& main);
 void register_bmi(HandlerTable& t);
 void register_intext(HandlerTable& t);
 void register_sse42(HandlerTable& t, bool host_crc32);
-// AES-NI and PCLMULQDQ (pclmulqdq inline on the host's PMULL, else a helper).
-void register_aes(HandlerTable& t, bool host_pmull);
+// AES-NI and PCLMULQDQ (the rounds inline on the host's AES instructions,
+// pclmulqdq on its PMULL, else helpers).
+void register_aes(HandlerTable& t, bool host_pmull, bool host_aes);
 void register_sha(HandlerTable& t);
 
 // String forms of the mnemonics MOVSD/CMPSD (see family_string.cpp).

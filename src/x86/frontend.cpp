@@ -31,7 +31,7 @@ Frontend::Frontend(const Hooks& hooks, const FrontendOptions& options) : hooks_(
   register_bmi(handlers_);
   register_intext(handlers_);
   register_sse42(handlers_, options.host_crc32);
-  register_aes(handlers_, options.host_pmull);
+  register_aes(handlers_, options.host_pmull, options.host_aes);
   register_sha(handlers_);
 }
 

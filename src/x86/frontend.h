@@ -27,6 +27,9 @@ struct FrontendOptions {
   // The host has the 64x64-bit PMULL (HWCAP_PMULL): pclmulqdq inline, else
   // through a C++ helper.
   bool host_pmull = true;
+  // The host has the AArch64 AES instructions (HWCAP_AES): the x86 AES
+  // rounds and aesimc inline, else through a C++ helper.
+  bool host_aes = true;
 };
 
 class Frontend {

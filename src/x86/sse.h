@@ -42,8 +42,10 @@ void register_sse41_float(HandlerTable& t);
 
 // XMM0 as a vector: the implicit mask of blendvps/blendvpd/pblendvb.
 ir::Value read_xmm0(Ctx& c);
-// The operations of helper_vector (rare SSE4.1 instructions).
-enum class VectorHelperOp : uint8_t { Mpsadbw, Phminposuw, AesKeygenAssist, Clmul };
+// The operations of helper_vector (rare SSE4.1 instructions, and AES/PCLMUL
+// on hosts without the AArch64 crypto instructions; AesRound's imm is an
+// AesStep).
+enum class VectorHelperOp : uint8_t { Mpsadbw, Phminposuw, AesKeygenAssist, Clmul, AesRound };
 // Calls helper_vector for `op` on operands 0 (XMM) and 1 (XMM or m128).
 bool call_vector_helper(Ctx& c, VectorHelperOp op, uint64_t imm);
 

@@ -222,6 +222,7 @@ uint64_t helper_vector(GuestState* s, uint64_t desc, uint64_t addr) {
     case VectorHelperOp::Phminposuw: phminposuw(r, b); break;
     case VectorHelperOp::AesKeygenAssist: aes_keygen_assist(r, b, imm); break;
     case VectorHelperOp::Clmul: carryless_multiply(r, a, b, imm); break;
+    case VectorHelperOp::AesRound: aes_round(r, a, b, static_cast<AesStep>(imm)); break;
   }
   std::memcpy(&s->xmm[dst], r, 16);
   return 0;

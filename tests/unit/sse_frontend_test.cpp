@@ -17,7 +17,9 @@
 #include "common/guest_state.h"
 #include "ir/ir.h"
 #include "ir/passes.h"
+#include "x86/aes_helpers.h"
 #include "x86/frontend.h"
+#include "x86/sse.h"
 
 namespace phybin::x86 {
 namespace {
@@ -37,11 +39,12 @@ class Insn {
     std::copy(code.begin(), code.end(), bytes_.begin());
   }
   uint64_t addr() const { return reinterpret_cast<uint64_t>(bytes_.data()); }
-  Block translate(bool host_pmull = true) const {
+  Block translate(bool host_pmull = true, bool host_aes = true) const {
     Hooks hooks;
     hooks.syscall = [](GuestState*, uint64_t, uint64_t) -> uint64_t { return 0; };
     FrontendOptions options;
     options.host_pmull = host_pmull;
+    options.host_aes = host_aes;
     return Frontend(hooks, options).translate(addr(), 1);
   }
 
@@ -317,6 +320,33 @@ TEST(Sse4Frontend, AesRoundsTakeStateThenKey) {
   ASSERT_NE(v, nullptr);
   EXPECT_TRUE(is_get_xmm(b, v->args[0], 1));
   EXPECT_TRUE(is_get_xmm(b, v->args[1], 2));
+}
+
+// Without the host's AES instructions each round is one helper call whose
+// descriptor names the step (imm) and the operands.
+TEST(Sse4Frontend, AesRoundsUseTheHelperWithoutHostAes) {
+  struct Case {
+    Insn insn;
+    VecOp inline_op;
+    uint64_t desc;
+  };
+  const uint64_t op = static_cast<uint64_t>(sse::VectorHelperOp::AesRound);
+  const Case cases[] = {
+      {Insn({0x66, 0x0f, 0x38, 0xdf, 0x08}), VecOp::AesDecLast,  // aesdeclast xmm1, [rax]
+       op | 1u << 8 | 1u << 24 | uint64_t{static_cast<uint8_t>(sse::AesStep::DecLast)} << 32},
+      {Insn({0x66, 0x0f, 0x38, 0xdb, 0xca}), VecOp::AesImc,  // aesimc xmm1, xmm2
+       op | 1u << 8 | 2u << 16 | uint64_t{static_cast<uint8_t>(sse::AesStep::Imc)} << 32},
+  };
+  for (const Case& c : cases) {
+    EXPECT_NE(vec_op(c.insn.translate(true, true), c.inline_op), nullptr);
+    Block b = c.insn.translate(true, false);
+    EXPECT_TRUE(live(b, Opcode::VBinary).empty() && live(b, Opcode::VUnary).empty());
+    auto calls = live(b, Opcode::CallHelper);
+    ASSERT_EQ(calls.size(), 1u);
+    const Inst& desc = b.at(calls[0]->args[0]);
+    ASSERT_EQ(desc.op, Opcode::Const);
+    EXPECT_EQ(desc.imm, c.desc);
+  }
 }
 
 }  // namespace
