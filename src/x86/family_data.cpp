@@ -121,30 +121,44 @@ bool bswap(Ctx& c) {
   return true;
 }
 
+// Replaces the frame-pointer part an instruction of width t writes: all of
+// RBP at 64 bits, only BP at 16 (the CPU keeps RBP's upper 48 bits).
+void set_frame_pointer(Ctx& c, Type t, Value v) {
+  if (t == Type::I64) c.b.set_reg(RBP, v);
+  else c.b.set_reg(RBP, c.b.insert(Type::I64, c.b.get_reg(RBP), c.b.trunc(Type::I16, v), 0, 16));
+}
+
+// leave (64 or 16 bits): RSP gets all of RBP even with a 66 prefix, then the
+// pop (a word into BP for leavew).
 bool leave(Ctx& c) {
-  if (c.d.info.operand_width != 64) return false;
+  Type t = type_of_size(c.d.info.operand_width);
+  if (t != Type::I64 && t != Type::I16) return false;
   c.b.set_reg(RSP, c.b.get_reg(RBP));
-  c.b.set_reg(RBP, pop64(c));
+  set_frame_pointer(c, t, pop_stack(c, t));
   return true;
 }
 
 // enter size, level: push RBP, then for a nesting level L > 0 copy L-1 frame
 // pointers from the old frame (the display of enclosing procedures, read
 // below the old RBP) and push the new frame pointer; RBP gets the frame,
-// RSP drops by size.  The level is taken modulo 32.
+// RSP drops by size.  The level is taken modulo 32.  With a 66 prefix every
+// push and copy is a word (copies read at RBP-2*i), RSP still moves in 64
+// bits and only BP gets the frame (measured on the CPU).
 bool enter(Ctx& c) {
-  if (c.d.info.operand_width != 64) return false;
+  Type t = type_of_size(c.d.info.operand_width);
+  if (t != Type::I64 && t != Type::I16) return false;
+  const uint64_t bytes = type_bits(t) / 8;
   uint64_t size = c.op(0).imm.value.u & 0xffff;
   unsigned level = static_cast<unsigned>(c.op(1).imm.value.u) & 31;
   Value old_rbp = c.b.get_reg(RBP);
-  push64(c, old_rbp);
+  push_stack(c, c.b.trunc(t, old_rbp));
   Value frame = c.b.get_reg(RSP);
   if (level > 0) {
     for (unsigned i = 1; i < level; ++i)
-      push64(c, c.b.load(Type::I64, c.b.binary(Opcode::Sub, Type::I64, old_rbp, c.b.constant(Type::I64, 8 * i))));
-    push64(c, frame);
+      push_stack(c, c.b.load(t, c.b.binary(Opcode::Sub, Type::I64, old_rbp, c.b.constant(Type::I64, bytes * i))));
+    push_stack(c, c.b.trunc(t, frame));
   }
-  c.b.set_reg(RBP, frame);
+  set_frame_pointer(c, t, frame);
   c.b.set_reg(RSP, c.b.binary(Opcode::Sub, Type::I64, c.b.get_reg(RSP), c.b.constant(Type::I64, size)));
   return true;
 }

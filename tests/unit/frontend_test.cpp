@@ -427,6 +427,51 @@ TEST(FrontendIr, EnterWithNestingCopiesTheOuterFramePointers) {
   EXPECT_EQ(b.at(stores[3]).args[1], frame);
 }
 
+TEST(FrontendIr, Enter16PushesWordsAndReplacesOnlyBp) {
+  Block b = Code{0x66, 0xc8, 0x10, 0x00, 0x03, 0xc3}.translate(1);  // enterw 16, 3
+  // bp, two words read below the old rbp, the new frame pointer: all words
+  std::vector<Value> stores = live_of(b, Opcode::Store);
+  ASSERT_EQ(stores.size(), 4u);
+  for (Value s : stores) EXPECT_EQ(b.at(b.at(s).args[1]).type, Type::I16);
+  std::vector<Value> loads = live_of(b, Opcode::Load);
+  ASSERT_EQ(loads.size(), 2u);
+  EXPECT_TRUE(IsOp(b, loads[1], Opcode::Load, Type::I16));
+  const Inst& second_display = b.at(b.at(loads[1]).args[0]);  // [old rbp - 4]
+  EXPECT_TRUE(IsGetReg(b, second_display.args[0], RBP));
+  EXPECT_TRUE(IsConst(b, second_display.args[1], Type::I64, 4));
+  // RBP keeps its upper 48 bits: the frame's low word goes into the old RBP
+  Value rbp = written(b, RBP);
+  ASSERT_TRUE(IsOp(b, rbp, Opcode::InsertBits, Type::I64));
+  EXPECT_TRUE(IsGetReg(b, b.at(rbp).args[0], RBP));
+  const Inst& new_bp = b.at(b.at(rbp).args[1]);
+  const Inst& pushed_frame = b.at(b.at(stores[3]).args[1]);
+  EXPECT_EQ(new_bp.op, Opcode::Trunc);
+  EXPECT_EQ(pushed_frame.op, Opcode::Trunc);
+  EXPECT_EQ(new_bp.args[0], pushed_frame.args[0]);
+}
+
+TEST(FrontendIr, Leave16SetsRspFromAllOfRbpAndPopsBp) {
+  Block b = Code{0x66, 0xc9, 0xc3}.translate(1);  // leavew
+  // RSP = RBP (all 64 bits), then a word popped from there
+  std::vector<Value> sets = live_of(b, Opcode::SetReg);
+  ASSERT_GE(sets.size(), 1u);
+  EXPECT_EQ(b.at(sets[0]).aux, RSP);
+  EXPECT_TRUE(IsGetReg(b, b.at(sets[0]).args[0], RBP));
+  std::vector<Value> loads = live_of(b, Opcode::Load);
+  ASSERT_EQ(loads.size(), 1u);
+  EXPECT_TRUE(IsOp(b, loads[0], Opcode::Load, Type::I16));
+  Value sp = b.at(loads[0]).args[0];
+  EXPECT_TRUE(IsGetReg(b, sp, RSP));
+  Value rsp = written(b, RSP);
+  ASSERT_TRUE(IsOp(b, rsp, Opcode::Add, Type::I64));
+  EXPECT_EQ(b.at(rsp).args[0], sp);
+  EXPECT_TRUE(IsConst(b, b.at(rsp).args[1], Type::I64, 2));
+  Value rbp = written(b, RBP);
+  ASSERT_TRUE(IsOp(b, rbp, Opcode::InsertBits, Type::I64));
+  EXPECT_TRUE(IsGetReg(b, b.at(rbp).args[0], RBP));
+  EXPECT_EQ(b.at(rbp).args[1], loads[0]);
+}
+
 TEST(FrontendIr, Shld16AndShrd16Translate) {
   // shld bx, ax, 17 (a count the SDM leaves undefined); shrd bx, ax, cl
   Block b = Code{0x66, 0x0f, 0xa4, 0xc3, 0x11, 0x66, 0x0f, 0xad, 0xc3, 0xc3}.translate(2);

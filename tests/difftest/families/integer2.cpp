@@ -75,6 +75,26 @@ void emit_frame(Gen& g, int level) {
   g.emit("leave", 0, 0, 0);
 }
 
+// A 16-bit frame: enterw pushes words (BP, the display read at RBP-2*i, the
+// new BP) and replaces only BP; leavew or now and then a 64-bit leave (a
+// frame of the other width: RSP moves 6 bytes, inside the stack half).
+void emit_frame16(Gen& g, int level) {
+  g.setup("lea rbp, [rsp-" + std::to_string(g.below(8)) + "]");
+  g.emit("enterw " + std::to_string(g.below(48)) + ", " + std::to_string(level), 0, 0, 0);
+  g.emit(g.expand("push {r16}"), 0, 0, 0);
+  g.emit(g.chance(85) ? "leavew" : "leave", 0, 0, 0);
+}
+
+// enterw with an RBP far from the stack (random upper bits, which it keeps):
+// levels that read no display, then RSP back where it was.
+void emit_far_frame16(Gen& g) {
+  const int level = static_cast<int>(g.below(2) + 32 * g.below(2));
+  const uint64_t size = g.below(48);
+  g.setup("movabs rbp, " + std::to_string(g.bits()));
+  g.emit("enterw " + std::to_string(size) + ", " + std::to_string(level), 0, 0, 0);
+  g.setup("lea rsp, [rsp+" + std::to_string(size + 2 + 2 * (level & 1)) + "]");
+}
+
 }  // namespace
 
 void step_muldiv(Gen& g) {
@@ -184,14 +204,16 @@ void step_stack(Gen& g) {
   }
 }
 
-// enter at every nesting level (also levels above 31, which the CPU takes
-// modulo 32) and 16-bit push/pop, pushfw/popfw.
+// enter and enterw at every nesting level (also levels above 31, which the
+// CPU takes modulo 32), leave/leavew, 16-bit push/pop, pushfw/popfw.
 void step_stack_rare(Gen& g) {
   const unsigned choice = static_cast<unsigned>(g.below(10));
   if (choice < 5) {
     int level = static_cast<int>(g.below(32));
     if (g.chance(10)) level += 32 * static_cast<int>(g.range(1, 7));
-    emit_frame(g, level);
+    if (g.chance(50)) emit_frame(g, level);
+    else if (g.chance(80)) emit_frame16(g, level);
+    else emit_far_frame16(g);
   } else if (choice < 9) {
     static const char* const pushes[] = {"push {r16}", "push {m16}", "pushw {i16}", "pushw {i8}"};
     static const char* const pops[] = {"pop {R16}", "pop {m16}"};

@@ -18,7 +18,7 @@ const std::vector<Family>& all_families() {
       {"popcnt", "popcnt", true, nullptr, step_popcnt, 1, 8, "popcnt"},
       {"condition", nullptr, true, nullptr, step_condition, 2, 12, "setcc, cmovcc, jcc after flag producers"},
       {"stack", nullptr, true, nullptr, step_stack, 1, 12, "push/pop all forms, pushf/popf, enter/leave"},
-      {"stack_rare", nullptr, true, nullptr, step_stack_rare, 1, 3, "enter (levels 0..255), 16-bit push/pop, pushfw/popfw"},
+      {"stack_rare", nullptr, true, nullptr, step_stack_rare, 1, 3, "enter and enterw (levels 0..255), leavew, 16-bit push/pop, pushfw/popfw"},
       {"string", nullptr, true, nullptr, step_string, 1, 4, "movs/stos/lods/cmps/scas with rep/repe/repne, both directions"},
       {"sse_int", nullptr, true, init_sse, step_sse_int, 1, 10, "SSE2 packed integer, movd/movq/movdq*"},
       {"sse_fp", nullptr, true, init_sse_no_flush, step_sse_fp, 1, 10, "SSE/SSE2 packed and scalar float arithmetic, compares, comis, ldmxcsr"},
