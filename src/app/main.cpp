@@ -13,6 +13,7 @@
 #include "app/config.h"
 #include "common/error.h"
 #include "common/log.h"
+#include "common/mxcsr.h"
 #include "elf/elf_reader.h"
 #include "elf/initial_stack.h"
 #include "elf/loader.h"
@@ -96,7 +97,7 @@ runtime::PersistOptions persist_options(const Settings& settings, const elf::Loa
   state.rip = image.entry;
   state.gpr[RSP] = rsp;
   state.rflags = 0x202;
-  state.mxcsr = 0x1f80;
+  state.mxcsr = mxcsr::kDefault;
   state.fcw = 0x37f;
   state.ftw = 0xffff;  // x87 stack empty, as after fninit
 

@@ -5,6 +5,7 @@
 #include <cstddef>
 
 #include "arm64/compile_vector.h"
+#include "common/mxcsr.h"
 #include "ir/fp_mode.h"
 
 namespace phybin::arm64 {
@@ -19,7 +20,6 @@ using regmap::kVTmp1;
 
 namespace {
 
-constexpr uint32_t kMxcsrDe = 1u << 1, kMxcsrUe = 1u << 4, kMxcsrPe = 1u << 5;
 constexpr uint64_t kFpsrIdc = 1u << 7;
 
 VArr int_arr(unsigned lane) { return lane == 3 ? VArr::D2 : VArr::S4; }
@@ -40,7 +40,7 @@ void VectorLowering::set_mxcsr_flags_if(Reg any, uint32_t flags) {
     as.ldr(Size::W, kTmp1, at);
     as.orr(Size::W, kTmp1, kTmp1, flags);
     as.str(Size::W, kTmp1, at);
-    if (flags & kMxcsrDe) {
+    if (flags & mxcsr::kDe) {
       as.mrs(kTmp1, SysReg::FPSR);
       as.orr(Size::X, kTmp1, kTmp1, kFpsrIdc);
       as.msr(SysReg::FPSR, kTmp1);
@@ -110,7 +110,7 @@ void VectorLowering::lower_denorm_check(Value v) {
   }
   a_.bic(VArr::B16, kVTmp0, kVTmp0, nan);
   any_element(lane, i.imm & ir::kCheckElems, kTmp0, kVTmp0, kVTmp1);
-  set_mxcsr_flags_if(kTmp0, kMxcsrDe);
+  set_mxcsr_flags_if(kTmp0, mxcsr::kDe);
 }
 
 // A GPR that is non-zero when an element of `mask` the check covers is set.
@@ -146,7 +146,7 @@ void VectorLowering::lower_flush(Value v, bool raise) {
   // Keep the sign bit of the flushed elements: clear the others' bits.
   a_.ushr(arr, mask, mask, 1);
   a_.bic(VArr::B16, def(v), x, mask);
-  if (raise) set_mxcsr_flags_if(kTmp0, kMxcsrUe | kMxcsrPe);
+  if (raise) set_mxcsr_flags_if(kTmp0, mxcsr::kUe | mxcsr::kPe);
 }
 
 }  // namespace phybin::arm64

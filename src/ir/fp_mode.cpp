@@ -2,13 +2,12 @@
 // software flushes and the DE check of ir/fp_mode.h.
 #include "ir/fp_mode.h"
 
+#include "common/mxcsr.h"
 #include "ir/builder.h"
 
 namespace phybin::ir {
 
 namespace {
-
-constexpr uint32_t kMxcsrDaz = 1u << 6, kMxcsrDm = 1u << 8, kMxcsrFtz = 1u << 15;
 
 enum Inputs : uint8_t { kA = 1, kB = 2, kAB = 3 };
 
@@ -52,9 +51,9 @@ FpShape shape_of(VecOp op) {
 
 }  // namespace
 
-FpMode FpMode::of_mxcsr(uint32_t mxcsr, bool exact_flags) {
-  const bool daz = (mxcsr & kMxcsrDaz) != 0, ftz = (mxcsr & kMxcsrFtz) != 0;
-  const bool de_unmasked = (mxcsr & kMxcsrDm) == 0;
+FpMode FpMode::of_mxcsr(uint32_t value, bool exact_flags) {
+  const bool daz = (value & mxcsr::kDaz) != 0, ftz = (value & mxcsr::kFtz) != 0;
+  const bool de_unmasked = (value & mxcsr::kDm) == 0;
   return FpMode{daz && !ftz, ftz && !daz, daz, (exact_flags || de_unmasked) && !daz};
 }
 

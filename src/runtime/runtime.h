@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "arm64/backend.h"
+#include "common/mxcsr.h"
 #include "runtime/block_table.h"
 #include "runtime/code_cache.h"
 #include "runtime/code_protect.h"
@@ -88,8 +89,8 @@ class Runtime {
   static uint64_t syscall_entry(GuestState* s, uint64_t, uint64_t);
   // Hooks::fp_traps_changed: MXCSR changed the translation mode.
   static void fp_traps_changed(GuestState* state);
-  // The MXCSR modes of a guest thread's initial MXCSR (0x1f80).
-  ir::FpMode initial_fp_mode() const { return ir::FpMode::of_mxcsr(0x1f80, options_.exact_mxcsr); }
+  // The MXCSR modes of a guest thread's initial MXCSR.
+  ir::FpMode initial_fp_mode() const { return ir::FpMode::of_mxcsr(mxcsr::kDefault, options_.exact_mxcsr); }
 
  private:
   // kNone when guest code at pc is not mapped (the guest then gets SIGSEGV).

@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "common/log.h"
+#include "common/mxcsr.h"
 #include "linux/signal_frame.h"
 #include "linux/syscalls.h"
 #include "runtime/runtime.h"
@@ -131,7 +132,7 @@ void take_default_action(int sig) {
 
 // The kernel starts a handler with the floating-point state reset.
 void reset_fpu_for_handler(GuestState& st) {
-  x86::sse::helper_ldmxcsr(&st, 0x1f80, 0);
+  x86::sse::helper_ldmxcsr(&st, mxcsr::kDefault, 0);
   st.fcw = 0x37f;
   st.fsw = 0;
   st.ftw = 0xffff;

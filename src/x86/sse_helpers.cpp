@@ -3,6 +3,7 @@
 // vector helper (MPSADBW, PHMINPOSUW, AESKEYGENASSIST, PCLMULQDQ without PMULL).
 #include <cstring>
 
+#include "common/mxcsr.h"
 #include "ir/fp_mode.h"
 #include "x86/helpers.h"
 #include "x86/aes_helpers.h"
@@ -16,9 +17,6 @@ namespace {
 constexpr uint64_t kRModeOfRc[4] = {0, 2, 1, 3};
 constexpr uint64_t kFpcrRMode = uint64_t{3} << 22;
 constexpr uint64_t kFpcrFz = uint64_t{1} << 24;
-constexpr uint32_t kMxcsrFz = 1u << 15, kMxcsrDaz = 1u << 6, kMxcsrUe = 1u << 4, kMxcsrPe = 1u << 5;
-constexpr uint32_t kMxcsrFlags = 0x3f;
-constexpr uint32_t kMxcsrDm = 1u << 8;
 constexpr uint64_t kFpsrUfc = 1u << 3, kFpsrIdc = 1u << 7;
 
 // MXCSR exception flags (IE ZE OE UE PE) against FPSR's cumulative ones
@@ -28,8 +26,8 @@ constexpr uint64_t kFpsrUfc = 1u << 3, kFpsrIdc = 1u << 7;
 struct FlagPair {
   uint32_t mxcsr, fpsr;
 };
-constexpr FlagPair kFlagPairs[] = {{1u << 0, 1u << 0}, {1u << 2, 1u << 1}, {1u << 3, 1u << 2},
-                                   {1u << 4, 1u << 3}, {1u << 5, 1u << 4}};
+constexpr FlagPair kFlagPairs[] = {{mxcsr::kIe, 1u << 0}, {mxcsr::kZe, 1u << 1}, {mxcsr::kOe, 1u << 2},
+                                   {mxcsr::kUe, 1u << 3}, {mxcsr::kPe, 1u << 4}};
 
 bool g_exact_flags = false;
 
@@ -73,8 +71,8 @@ void write_mxcsr(GuestState* s, uint32_t value) {
   s->mxcsr = value & 0xffff;
   // An unmasked DE shows as FPSR.IDC, which the DE check sets (ir/fp_mode.h);
   // the hardware sets IDC only under FZ, that is with DAZ, which has no DE.
-  const bool de_traps = !(value & kMxcsrDm) && !(value & kMxcsrDaz);
-  const auto traps = static_cast<uint32_t>(fpsr_from_mxcsr_flags(~(value >> 7) & kMxcsrFlags)) |
+  const bool de_traps = !(value & mxcsr::kDm) && !(value & mxcsr::kDaz);
+  const auto traps = static_cast<uint32_t>(fpsr_from_mxcsr_flags(~(value >> mxcsr::kMaskShift) & mxcsr::kFlags)) |
                      (de_traps ? kFpsrIdc : 0);
   bool changed = (traps != 0) != (s->sse_trap_fpsr != 0);
   s->sse_trap_fpsr = traps;
@@ -85,8 +83,8 @@ void write_mxcsr(GuestState* s, uint32_t value) {
   apply_mxcsr(s->mxcsr);
   // A loaded UE stays in memory only: UFC in FPSR means an underflow since,
   // which brings PE (current_mxcsr).
-  const uint64_t all_flags = fpsr_from_mxcsr_flags(kMxcsrFlags);
-  write_fpsr((read_fpsr() & ~all_flags) | fpsr_from_mxcsr_flags(value & ~kMxcsrUe));
+  const uint64_t all_flags = fpsr_from_mxcsr_flags(mxcsr::kFlags);
+  write_fpsr((read_fpsr() & ~all_flags) | fpsr_from_mxcsr_flags(value & ~mxcsr::kUe));
 }
 
 // The flags the guest loaded and those software raised (DE, and UE|PE of
@@ -95,7 +93,7 @@ void write_mxcsr(GuestState* s, uint32_t value) {
 // exact but flushed (FZ): UFC brings PE with it.
 uint32_t current_mxcsr(const GuestState* s) {
   const uint64_t fpsr = read_fpsr();
-  return s->mxcsr | mxcsr_flags_from_fpsr(fpsr) | ((fpsr & kFpsrUfc) ? kMxcsrPe : 0);
+  return s->mxcsr | mxcsr_flags_from_fpsr(fpsr) | ((fpsr & kFpsrUfc) ? mxcsr::kPe : 0);
 }
 
 }  // namespace
@@ -107,10 +105,10 @@ void set_exact_flags(bool on) { g_exact_flags = on; }
 // software (ir/fp_mode.h), with FZ clear.  FPCR's trap enables stay off (they
 // are optional in the architecture): unmasked SSE exceptions are found by
 // checks in the translated code instead (GuestState::sse_trap_fpsr).
-void apply_mxcsr(uint32_t mxcsr) {
+void apply_mxcsr(uint32_t value) {
   uint64_t fpcr = read_fpcr() & ~(kFpcrRMode | kFpcrFz);
-  fpcr |= kRModeOfRc[(mxcsr >> 13) & 3] << 22;
-  if ((mxcsr & (kMxcsrFz | kMxcsrDaz)) == (kMxcsrFz | kMxcsrDaz)) fpcr |= kFpcrFz;
+  fpcr |= kRModeOfRc[(value >> mxcsr::kRoundingShift) & 3] << 22;
+  if ((value & (mxcsr::kFtz | mxcsr::kDaz)) == (mxcsr::kFtz | mxcsr::kDaz)) fpcr |= kFpcrFz;
   write_fpcr(fpcr);
 }
 

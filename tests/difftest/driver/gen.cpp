@@ -249,7 +249,7 @@ void Gen::begin_case(uint64_t case_seed) {
   }
   // FPU defaults: FCW 0x37f, MXCSR 0x1f80, x87 stack empty; XMM random
   uint16_t fcw = 0x37f;
-  uint32_t mxcsr = 0x1f80;
+  uint32_t mxcsr = phybin::mxcsr::kDefault;
   std::memcpy(s.fx + 0, &fcw, 2);
   std::memcpy(s.fx + 24, &mxcsr, 4);
   for (int r = 0; r < 16; ++r) {
@@ -260,10 +260,15 @@ void Gen::begin_case(uint64_t case_seed) {
   }
 }
 
+uint32_t Gen::masked_mxcsr() {
+  const auto flags = static_cast<uint32_t>(below(64));
+  return phybin::mxcsr::kDefault | flags | static_cast<uint32_t>(below(4) << phybin::mxcsr::kRoundingShift);
+}
+
 void Gen::random_mxcsr(bool flush) {
-  // all exceptions masked; DAZ and FTZ together (AArch64 has one bit for both)
-  uint32_t mxcsr = 0x1f80 | static_cast<uint32_t>(below(64)) | static_cast<uint32_t>(below(4) << 13);
-  if (flush && chance(25)) mxcsr |= 0x8040;
+  // DAZ and FTZ together (the flush families try each alone)
+  uint32_t mxcsr = masked_mxcsr();
+  if (flush && chance(25)) mxcsr |= phybin::mxcsr::kFtz | phybin::mxcsr::kDaz;
   std::memcpy(case_.init.fx + 24, &mxcsr, 4);
 }
 

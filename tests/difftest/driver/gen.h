@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "common/mxcsr.h"
+
 extern "C" {
 #include "layout.h"
 }
@@ -39,7 +41,6 @@ struct Tolerance {
   // MXCSR bits not compared: DE with --default-mxcsr (README.md)
   uint32_t mxcsr_ignored = 0;
 };
-inline constexpr uint32_t kMxcsrDe = 0x2;
 
 struct Case {
   std::vector<Insn> insns;
@@ -101,6 +102,7 @@ class Gen {
   // in their defaults unless the family asks for random ones.
   void begin_case(uint64_t case_seed);
   void random_mxcsr(bool flush);  // flush: DAZ+FTZ in a quarter of the cases
+  uint32_t masked_mxcsr();        // all exceptions masked, random flags and RC
   void random_x87();
   void set_df(bool on);
   Case finish();

@@ -165,7 +165,7 @@ uint64_t run_family(const Options& o, const Family& f, uint64_t count) {
     std::vector<size_t> counts;
     for (uint64_t i = 0; i < n; ++i) {
       cases.push_back(generate_case(f, o.seed, first + done + i));
-      if (o.default_mxcsr) cases.back().tolerance.mxcsr_ignored |= kMxcsrDe;
+      if (o.default_mxcsr) cases.back().tolerance.mxcsr_ignored |= phybin::mxcsr::kDe;
       counts.push_back(cases.back().insns.size());
     }
     auto diffs = run_both(o, cases, counts, f.name, &native_faults, &ignored_mxcsr);

@@ -17,8 +17,9 @@ const std::vector<const char*> kPacked = {"{x}, {x}", "{x}, {m128}"};
 // DAZ and FTZ).  (No stmxcsr: with --default-mxcsr it would copy MXCSR.DE,
 // which is then not compared, into memory.)
 void emit_mxcsr_change(Gen& g, bool flush) {
-  static constexpr uint32_t kFlushModes[] = {0, 0x8000, 0x0040, 0x8040};  // none, FTZ, DAZ, both
-  uint32_t mxcsr = 0x1f80 | static_cast<uint32_t>(g.below(64)) | static_cast<uint32_t>(g.below(4) << 13);
+  using namespace phybin::mxcsr;
+  static constexpr uint32_t kFlushModes[] = {0, kFtz, kDaz, kFtz | kDaz};
+  uint32_t mxcsr = g.masked_mxcsr();
   if (flush) mxcsr |= kFlushModes[g.below(4)];
   const std::string slot = g.mem_at(32, static_cast<int>(g.below(DT_OPERAND_SIZE / 4)) * 4);
   g.setup("mov " + slot + ", " + std::to_string(mxcsr));
