@@ -59,36 +59,36 @@ void forward_state(Block& block) {
   std::vector<Value>& replace = scratch_values(block.insts.size(), 0);
   std::array<Value, kNumGuestGprs> reg_value;
   std::array<Value, 64> flag_value;
+  std::array<Value, 16> xmm_value;
   reg_value.fill(kNoValue);
   flag_value.fill(kNoValue);
+  xmm_value.fill(kNoValue);
   for (Value i = 0; i < block.insts.size(); ++i) {
     Inst& in = block.insts[i];
     replace[i] = i;
     if (in.dead) continue;
     rewrite_args(in, replace);
+    // A read takes the value last written or read; else later reads share it.
+    auto read = [&](Value& known) {
+      if (known != kNoValue) {
+        replace[i] = known;
+        in.dead = true;
+      } else {
+        known = i;
+      }
+    };
     switch (in.op) {
       case Opcode::SetReg: reg_value[in.aux] = in.args[0]; break;
-      case Opcode::GetReg:
-        if (reg_value[in.aux] != kNoValue) {
-          replace[i] = reg_value[in.aux];
-          in.dead = true;
-        } else {
-          reg_value[in.aux] = i;  // later reads share this one
-        }
-        break;
+      case Opcode::GetReg: read(reg_value[in.aux]); break;
+      case Opcode::SetXmm: xmm_value[in.aux] = in.args[0]; break;
+      case Opcode::GetXmm: read(xmm_value[in.aux]); break;
       case Opcode::SetFlag: flag_value[in.aux] = in.args[0]; break;
-      case Opcode::GetFlag:
-        if (flag_value[in.aux] != kNoValue) {
-          replace[i] = flag_value[in.aux];
-          in.dead = true;
-        } else {
-          flag_value[in.aux] = i;
-        }
-        break;
+      case Opcode::GetFlag: read(flag_value[in.aux]); break;
       case Opcode::SetFlags: flag_value.fill(kNoValue); break;
       case Opcode::CallHelper:
         reg_value.fill(kNoValue);
         flag_value.fill(kNoValue);
+        xmm_value.fill(kNoValue);
         break;
       default: break;
     }
@@ -133,7 +133,9 @@ void eliminate_dead_register_writes(Block& block) {
   // again before anything reads it.  Calls and traps read all of them, and
   // so do memory accesses: one may fault, and the guest's signal handler
   // must then see every register as it was before the faulting instruction.
+  // The same for XMM registers.
   uint32_t overwritten = 0;  // bit per guest GPR
+  uint32_t xmm_overwritten = 0;
   for (size_t i = block.insts.size(); i-- > 0;) {
     Inst& in = block.insts[i];
     if (in.dead) continue;
@@ -143,6 +145,11 @@ void eliminate_dead_register_writes(Block& block) {
         overwritten |= 1u << in.aux;
         break;
       case Opcode::GetReg: overwritten &= ~(1u << in.aux); break;
+      case Opcode::SetXmm:
+        if (xmm_overwritten & (1u << in.aux)) in.dead = true;
+        xmm_overwritten |= 1u << in.aux;
+        break;
+      case Opcode::GetXmm: xmm_overwritten &= ~(1u << in.aux); break;
       case Opcode::CallHelper:
       case Opcode::Trap:
       case Opcode::FpTrapCheck:
@@ -150,16 +157,21 @@ void eliminate_dead_register_writes(Block& block) {
       case Opcode::Store:
       case Opcode::VLoad:
       case Opcode::VStore:
-      case Opcode::VCheckAlign: overwritten = 0; break;
+      case Opcode::VCheckAlign:
+        overwritten = 0;
+        xmm_overwritten = 0;
+        break;
       default: break;
     }
   }
 }
 
 void reassociate_offsets(Block& block) {
-  // (x + c1) + c2 -> x + (c1 + c2), and the same with subtractions: chains
-  // of pushes, pops and pointer bumps then address memory from one base,
-  // and the intermediate sums usually die.
+  // (x + c1) + c2 -> x + (c1 + c2), and the same with subtractions, when
+  // the inner sum has no other user: it then dies.  When it lives on (a
+  // pointer bump written back to its register, then -8(%rax) read through
+  // it) nothing is saved, and x would have to outlive the register write:
+  // the backend copies it away first.
   std::vector<uint32_t>& uses = scratch_values(block.insts.size(), 0);
   for (const Inst& in : block.insts)
     if (!in.dead)
@@ -176,7 +188,7 @@ void reassociate_offsets(Block& block) {
     int64_t outer, inner;
     if (in.dead || !offset_of(in, outer) || uses[in.args[1]] != 1) continue;
     const Inst& base = block.at(in.args[0]);
-    if (base.dead || !offset_of(base, inner)) continue;
+    if (base.dead || uses[in.args[0]] != 1 || !offset_of(base, inner)) continue;
     int64_t sum = outer + inner;
     --uses[in.args[0]];
     in.args[0] = base.args[0];
@@ -274,10 +286,11 @@ void eliminate_dead_code(Block& block) {
 void optimize(Block& block) {
   forward_state(block);
   fold_constants(block);
+  eliminate_dead_flags(block);
+  // Before reassociating: a dead register write no longer counts as a use.
+  eliminate_dead_register_writes(block);
   reassociate_offsets(block);
   eliminate_redundant_align_checks(block);
-  eliminate_dead_flags(block);
-  eliminate_dead_register_writes(block);
   eliminate_dead_code(block);
 }
 

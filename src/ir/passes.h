@@ -7,8 +7,9 @@
 
 namespace phybin::ir {
 
-// GetReg/GetFlag after a SetReg/SetFlag of the same register or flag in the
-// block read the written value instead (calls into C++ are barriers).
+// GetReg/GetFlag/GetXmm after a SetReg/SetFlag/SetXmm of the same register
+// or flag in the block read the written value instead (calls into C++ are
+// barriers).
 void forward_state(Block& block);
 
 // Removes SetFlag whose flag is written again, or not live at the exit,
@@ -17,7 +18,7 @@ void forward_state(Block& block);
 // as read: a handler that returns runs that instruction again.
 void eliminate_dead_flags(Block& block);
 
-// Removes SetReg whose register is written again before anything reads it
+// Removes SetReg (and SetXmm) whose register is written again before anything reads it
 // and before any instruction that may fault (a load or store: the guest's
 // signal handler sees the registers at the fault, so they must be exact).
 void eliminate_dead_register_writes(Block& block);

@@ -396,6 +396,93 @@ TEST(IrDeadRegs, MemoryAccessBetweenKeepsTheWrite) {
 // ---------------------------------------------------------------------------
 // eliminate_redundant_align_checks
 
+// ---------------------------------------------------------------------------
+// XMM registers: forwarded and dead-written like GPRs (movdqa xmm3, xmm1;
+// paddd xmm3, xmm4 then adds xmm1 and xmm4 without the copy)
+
+struct XmmFixture : Fixture {
+  Value get(uint8_t x) { return b.emit(Opcode::GetXmm, Type::V128, kNoValue, kNoValue, kNoValue, 0, x); }
+  Value set(uint8_t x, Value v) { return b.emit(Opcode::SetXmm, Type::Void, v, kNoValue, kNoValue, 0, x); }
+  Value add(Value a, Value c) { return b.vec(VecOp::Add, Type::V128, 2, a, c); }
+};
+
+TEST(IrXmmState, CopyThenOperateReadsTheSourceAndDropsTheCopy) {
+  XmmFixture f;
+  Value x1 = f.get(1);
+  Value copy = f.set(3, x1);
+  Value x3 = f.get(3);
+  Value x4 = f.get(4);
+  Value sum = f.add(x3, x4);
+  Value result = f.set(3, sum);
+  optimize(f.block);
+  EXPECT_TRUE(f.dead(x3));
+  EXPECT_EQ(f.at(sum).args[0], x1);
+  EXPECT_TRUE(f.dead(copy));
+  EXPECT_FALSE(f.dead(result));
+}
+
+TEST(IrXmmState, CallHelperIsABarrier) {
+  XmmFixture f;
+  Value v = f.add(f.get(0), f.get(1));
+  Value first = f.set(2, v);
+  f.call();
+  Value after = f.get(2);
+  f.set(2, f.add(after, after));
+  optimize(f.block);
+  EXPECT_FALSE(f.dead(after));  // the helper may have changed XMM2
+  EXPECT_FALSE(f.dead(first));  // ... or read it
+}
+
+TEST(IrXmmState, MemoryAccessKeepsTheWriteForAFault) {
+  XmmFixture f;
+  Value first = f.set(0, f.add(f.get(0), f.get(1)));
+  Value loaded = f.b.vload(f.b.get_reg(RSI), 16);
+  f.set(0, loaded);
+  eliminate_dead_register_writes(f.block);
+  EXPECT_FALSE(f.dead(first));  // a fault of the load must see it
+}
+
+TEST(IrXmmState, OtherRegisterIsNotForwarded) {
+  XmmFixture f;
+  f.set(5, f.get(6));
+  Value other = f.get(7);
+  Value use = f.add(other, other);
+  f.set(7, use);
+  forward_state(f.block);
+  EXPECT_FALSE(f.dead(other));
+  EXPECT_EQ(f.at(use).args[0], other);
+}
+
+// ---------------------------------------------------------------------------
+// reassociate_offsets
+
+TEST(IrReassociate, InnerSumUsedOnlyHereIsFolded) {
+  Fixture f;
+  Value rsp = f.b.get_reg(RSP);
+  Value popped = f.b.binary(Opcode::Add, Type::I64, rsp, f.const64(8));
+  Value released = f.b.binary(Opcode::Sub, Type::I64, popped, f.const64(24));
+  f.b.set_reg(RSP, released);
+  reassociate_offsets(f.block);
+  EXPECT_EQ(f.at(released).args[0], rsp);
+  EXPECT_EQ(f.at(released).op, Opcode::Sub);
+  EXPECT_EQ(f.at(f.at(released).args[1]).imm, 16u);
+}
+
+// add $8, %rax; movsd -8(%rax), %xmm0: the bumped pointer is written back
+// anyway, so the load keeps addressing through it, not through the old
+// RAX (which would have to outlive the register write).
+TEST(IrReassociate, InnerSumWithOtherUsersIsLeftAlone) {
+  Fixture f;
+  Value rax = f.b.get_reg(RAX);
+  Value bumped = f.b.binary(Opcode::Add, Type::I64, rax, f.const64(8));
+  f.b.set_reg(RAX, bumped);
+  Value back = f.b.binary(Opcode::Sub, Type::I64, bumped, f.const64(8));
+  f.b.load(Type::I64, back);
+  reassociate_offsets(f.block);
+  EXPECT_EQ(f.at(back).args[0], bumped);
+  EXPECT_EQ(f.at(f.at(back).args[1]).imm, 8u);
+}
+
 TEST(IrAlignChecks, SameBaseAndOffsetModulo16NeedsOneCheck) {
   Fixture f;
   auto check = [&](Value addr) {
