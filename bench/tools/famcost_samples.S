@@ -69,6 +69,8 @@ SAMPLE alu, mov eax, 1
 SAMPLE alu, movabs rax, 0x123456789abcdef0
 SAMPLE alu, movzx eax, bl
 SAMPLE alu, movsx rax, ebx
+SAMPLE alu, movsxd rax, dword ptr [rbx]
+SAMPLE alu, movsx eax, byte ptr [rbx+1]
 SAMPLE alu, cdqe
 SAMPLE alu, cqo
 SAMPLE alu, lea rax, [rbx+rcx*4+8]

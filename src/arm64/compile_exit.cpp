@@ -2,6 +2,7 @@
 // indirect-branch lookup) and the enter/exit stubs.
 #include <cstddef>
 
+#include "arm64/compile_vector.h"
 #include "arm64/compiler.h"
 
 namespace phybin::arm64 {
@@ -107,6 +108,7 @@ void BlockCompiler::lower_call(Value v) {
   const Inst& in = b_.at(v);
   evacuate_all_guest(v);
   preserve_caller_saved(v);
+  vec_.copy_of.fill(ir::kNoValue);
   // The helper may raise a guest signal (a divide error) or deliver one (a
   // system call): the frame needs the address of this instruction.
   a_.mov_imm(Size::X, kTmp0, current_rip_);
@@ -180,17 +182,27 @@ void BlockCompiler::exit_to(uint64_t target, const uint32_t* link_site) {
 
 // Looks the guest target up in the indirect-branch table inline; only a
 // miss goes back to the dispatcher.
+// The table lookup reads the target where it is (x0..x2 excepted, which
+// it uses); the dispatcher wants it in x17 on a miss.
 void BlockCompiler::exit_indirect(Reg target) {
-  if (target != kTmp1) a_.mov(Size::X, kTmp1, target);
+  if (target.code <= 2) {
+    a_.mov(Size::X, kTmp1, target);
+    target = kTmp1;
+  }
   a_.ldr(Size::X, x0, mem(kState, kOffLookup));
-  a_.and_(Size::X, x1, kTmp1, cfg_.lookup_mask);
-  a_.add(Size::X, x0, x0, x1, Shift::LSL, 4);
+  if (cfg_.lookup_mask == 0xffff) {  // the table's size: one extended add
+    a_.add(Size::X, x0, x0, target, Extend::UXTH, 4);
+  } else {
+    a_.and_(Size::X, x1, target, cfg_.lookup_mask);
+    a_.add(Size::X, x0, x0, x1, Shift::LSL, 4);
+  }
   a_.ldp(Size::X, x1, x2, mem(x0, 0));
-  a_.cmp(Size::X, x1, kTmp1);
+  a_.cmp(Size::X, x1, target);
   Label miss;
   a_.b(Cond::NE, miss);
   a_.br(x2);
   a_.bind(miss);
+  if (target != kTmp1) a_.mov(Size::X, kTmp1, target);
   a_.movz(Size::X, kTmp0, 0);
   a_.b(cfg_.stubs.exit);
 }
@@ -221,7 +233,12 @@ void BlockCompiler::lower_exit() {
     case ir::ExitKind::Branch: {
       Label taken;
       const uint32_t* branch = nullptr;
-      if (fused_cond_ != ir::kNoValue) {
+      Cond fcmp_cond;
+      if (fused_cond_ != ir::kNoValue && VectorLowering::fcmp_branch_cond(b_.at(fused_cond_), fcmp_cond)) {
+        VectorLowering(*this).lower_fcmp_for_branch(fused_cond_);
+        branch = a_.cursor();
+        a_.b(fcmp_cond, taken);
+      } else if (fused_cond_ != ir::kNoValue) {
         if (!branch_on_zero(fused_cond_, taken, branch)) {
           lower_icmp(fused_cond_, true);
           branch = a_.cursor();

@@ -93,7 +93,7 @@ void BlockCompiler::lower(Value v) {
 
 void BlockCompiler::lower_arith(Value v) {
   const Inst& in = b_.at(v);
-  Size s = size_of(in.type);
+  Size s = narrow_[v] ? Size::W : size_of(in.type);
   Value x = in.args[0], y = in.args[1];
   if (in.op == Opcode::Not || in.op == Opcode::Neg) {
     Reg a = use(x, kTmp0);
@@ -163,7 +163,7 @@ void BlockCompiler::lower_arith(Value v) {
 
 void BlockCompiler::lower_shift(Value v) {
   const Inst& in = b_.at(v);
-  Size s = size_of(in.type);
+  Size s = narrow_[v] ? Size::W : size_of(in.type);
   int bits = type_bits(in.type);
   Reg a = use(in.args[0], kTmp0);
   // Right shifts of 8/16-bit values need the bits above the width defined.
@@ -216,7 +216,7 @@ void BlockCompiler::lower_extend(Value v) {
     a_.mov_imm(Size::X, def_gpr(v), x);
     return;
   }
-  if (rep_[v] != v) return;  // an alias: no code
+  if (rep_[v] != v || v == sext_loaded_) return;  // an alias, or done by its load: no code
   Reg a = use(src, kTmp0);
   Reg d = def_gpr(v);
   int from = type_bits(b_.at(src).type);
@@ -402,6 +402,17 @@ void BlockCompiler::lower_memory(Value v) {
   const Inst& in = b_.at(v);
   if (in.op == Opcode::Load) {
     Mem m = address_of(in.args[0]);
+    // movslq/movsbl: a load whose only user, right after it, sign-extends
+    // it is one LDRS*.
+    Value next = v + 1;
+    while (next < n_ && b_.at(next).dead) ++next;
+    if (next < n_ && b_.at(next).op == Opcode::SExt && b_.at(next).args[0] == v && last_use_[rep_[v]] == next &&
+        type_bits(in.type) < 64) {
+      Reg d = def_gpr(next);
+      a_.load_signed(size_of(b_.at(next).type), static_cast<MemSize>(log2_bytes(in.type)), d, m);
+      sext_loaded_ = next;
+      return;
+    }
     load_value(in.type, def_gpr(v), m);
     return;
   }

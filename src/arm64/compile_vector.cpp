@@ -31,38 +31,125 @@ bool may_observe_guest_state(Opcode op) {
   }
 }
 
+// The scalar operations whose result is element 0 computed, the rest
+// copied from operand a (merge_low): a can be computed straight into the
+// guest register the result goes to.
+bool merges_into_operand(const Inst& in) {
+  if (in.op != Opcode::VBinary) return false;
+  switch (static_cast<VecOp>(in.aux)) {
+    case VecOp::FAddScalar: case VecOp::FSubScalar: case VecOp::FMulScalar: case VecOp::FDivScalar:
+    case VecOp::FMinScalar: case VecOp::FMaxScalar: case VecOp::FSqrtScalar: case VecOp::FRecipScalar:
+    case VecOp::FRsqrtScalar: case VecOp::FCmpScalar: case VecOp::FRoundScalar: case VecOp::CvtIntToFScalar:
+    case VecOp::CvtFToFScalar:
+      return true;
+    default: return false;
+  }
+}
+
 }  // namespace
 
 // A vector result may be computed straight into the guest XMM register a
 // SetXmm later writes it to, saving the move: allowed when that register's
 // old value is not needed after the defining instruction and nothing in
 // between reads the register or may fault (a fault must see the old value).
+// The same holds for operand a of a scalar operation that is itself
+// computed into a guest register (addss; mulss on one register, whose
+// intermediate sum no SetXmm keeps): then it is merged in place.
 void BlockCompiler::analyse_vectors() {
   vec_.hint_guest.assign(n_, -1);
   for (auto& h : vec_.holders) h.clear();
+  vec_.copy_of.fill(ir::kNoValue);
   vec_.cold.clear();
   vec_.fcmp_end = nullptr;
   std::array<std::vector<Value>, 16> reads;  // GetXmm of each register, in order
   for (Value i = 0; i < n_; ++i)
     if (!b_.at(i).dead && b_.at(i).op == Opcode::GetXmm) reads[b_.at(i).aux].push_back(i);
-  for (Value j = 0; j < n_; ++j) {
-    const Inst& set = b_.at(j);
-    if (set.dead || set.op != Opcode::SetXmm) continue;
-    Value v = set.args[0];
+  // v into guest register g, which instruction j (after v) makes it hold.
+  auto try_hint = [&](Value v, Value j, unsigned g) {
     const Inst& def = b_.at(v);
-    if (def.type != Type::V128 || def.op == Opcode::GetXmm || vec_.hint_guest[v] >= 0) continue;
-    bool ok = true;
-    for (Value r : reads[set.aux]) {
+    if (def.type != Type::V128 || def.op == Opcode::GetXmm || vec_.hint_guest[v] >= 0) return false;
+    for (Value r : reads[g]) {
       if (r > v) break;
-      if (last_use_[r] > v) ok = false;  // the old value is still needed
+      if (last_use_[r] > v) return false;  // the old value is still needed
     }
-    for (Value i = v + 1; i < j && ok; ++i) {
+    for (Value i = v + 1; i < j; ++i) {
       const Inst& x = b_.at(i);
       if (x.dead) continue;
-      bool same_reg = (x.op == Opcode::GetXmm || x.op == Opcode::SetXmm) && x.aux == set.aux;
-      if (same_reg || may_observe_guest_state(x.op)) ok = false;
+      bool same_reg = (x.op == Opcode::GetXmm || x.op == Opcode::SetXmm) && x.aux == g;
+      if (same_reg || may_observe_guest_state(x.op)) return false;
     }
-    if (ok) vec_.hint_guest[v] = static_cast<int8_t>(set.aux);
+    vec_.hint_guest[v] = static_cast<int8_t>(g);
+    return true;
+  };
+  bool any_hint = false;
+  for (Value j = 0; j < n_; ++j) {
+    const Inst& set = b_.at(j);
+    if (!set.dead && set.op == Opcode::SetXmm) any_hint |= try_hint(set.args[0], j, set.aux);
+  }
+  if (!any_hint) return;
+  for (Value w = static_cast<Value>(n_); w-- > 0;) {
+    const Inst& in = b_.at(w);
+    if (in.dead || vec_.hint_guest[w] < 0 || !merges_into_operand(in)) continue;
+    const Value base = in.args[0];
+    if (rep_[base] == base && last_use_[base] == w) try_hint(base, w, static_cast<unsigned>(vec_.hint_guest[w]));
+  }
+}
+
+namespace {
+
+// How many bytes from the bottom `user` reads of its operand `k`, or 16.
+unsigned low_bytes_read(const Inst& user, unsigned k) {
+  const auto op = static_cast<VecOp>(user.aux);
+  switch (user.op) {
+    case Opcode::VStore: return k == 1 ? static_cast<unsigned>(user.imm) : 16;
+    case Opcode::VUnary:
+      return op == VecOp::CvtFToInt ? 1u << user.lane : 16;
+    case Opcode::VBinary:
+      if (op == VecOp::FCmpCond || op == VecOp::FCmpFlag) return 1u << user.lane;
+      if (op == VecOp::CvtFToFScalar) return k == 1 ? 1u << (user.lane ^ 1) : 16;
+      if (merges_into_operand(user) && op != VecOp::CvtIntToFScalar) return k == 1 ? 1u << user.lane : 16;
+      return 16;
+    default: return 16;
+  }
+}
+
+}  // namespace
+
+// The scalar FP operations (lower_fp_scalar) whose every user reads no
+// more than the element they compute.
+void BlockCompiler::find_low_only() {
+  // Tables are sized only for blocks with SSE arithmetic (most have none).
+  vec_.low_only.clear();
+  vec_.any_fp_arith = false;
+  auto candidate = [](const Inst& in) {
+    const auto op = static_cast<VecOp>(in.aux);
+    return in.op == Opcode::VBinary && op >= VecOp::FAddScalar && op <= VecOp::FRsqrtScalar &&
+           op != VecOp::FMinScalar && op != VecOp::FMaxScalar;
+  };
+  bool any = false;
+  for (Value v = 0; v < n_; ++v) {
+    const Inst& in = b_.at(v);
+    if (in.dead || (in.op != Opcode::VBinary && in.op != Opcode::VUnary)) continue;
+    const auto op = static_cast<VecOp>(in.aux);
+    if (op >= VecOp::FAdd && op <= VecOp::FRsqrtScalar) vec_.any_fp_arith = true;
+    any |= candidate(in);
+  }
+  if (!any) return;
+  vec_.low_only.assign(n_, 0);
+  for (Value v = 0; v < n_; ++v) vec_.low_only[v] = !b_.at(v).dead && candidate(b_.at(v));
+  auto full = [&](Value a) {
+    if (a != ir::kNoValue) vec_.low_only[a] = 0;
+  };
+  full(b_.exit.cond);
+  full(b_.exit.address);
+  for (Value u = 0; u < n_; ++u) {
+    const Inst& in = b_.at(u);
+    if (in.dead) continue;
+    for (unsigned k = 0; k < 3; ++k) {
+      const Value a = in.args[k];
+      if (a == ir::kNoValue || !vec_.low_only[a]) continue;
+      if (low_bytes_read(in, k) > (1u << b_.at(a).lane)) full(a);
+    }
   }
 }
 
@@ -91,7 +178,9 @@ void BlockCompiler::emit_cold_paths() {
   }
 }
 
-void BlockCompiler::lower_vector(Value v) { VectorLowering(*this).lower(v); }
+void BlockCompiler::lower_vector(Value v) {
+  if (v != fused_cond_) VectorLowering(*this).lower(v);  // else compared by the exit branch
+}
 
 void VectorLowering::lower(Value v) {
   const Inst& in = inst(v);
@@ -147,6 +236,7 @@ VReg VectorLowering::scratch() {
 // contents move to a register of their own.
 void VectorLowering::evacuate_xmm(unsigned guest, Value at, Value keep) {
   std::vector<Value>& holders = c_.vec_.holders[guest];
+  c_.vec_.copy_of[guest] = ir::kNoValue;
   bool keep_here = false;
   for (Value r : holders) {
     Loc& l = c_.loc_[r];
@@ -160,12 +250,23 @@ void VectorLowering::evacuate_xmm(unsigned guest, Value at, Value keep) {
       l.kind = Loc::None;
       continue;
     }
+    if (move_to_copy(r)) continue;
     VReg fresh = c_.alloc_vreg();
     a_.mov(VArr::B16, fresh, VReg{l.reg});
     l = Loc{Loc::Vreg, fresh.code, -1};
   }
   holders.clear();
   if (keep_here) holders.push_back(keep);
+}
+
+bool VectorLowering::move_to_copy(Value r) {
+  for (unsigned h = 0; h < 16; ++h) {
+    if (c_.vec_.copy_of[h] != r) continue;
+    c_.loc_[r] = Loc{Loc::Vreg, regmap::guest_xmm(h).code, static_cast<int8_t>(h)};
+    c_.vec_.holders[h].push_back(r);
+    return true;
+  }
+  return false;
 }
 
 void VectorLowering::cold(Cond cond, std::function<void(Assembler&, Label&)> body) {
@@ -189,6 +290,7 @@ void VectorLowering::lower_set_xmm(Value v) {
   VReg s = vreg_of(src);
   evacuate_xmm(in.aux, v, src);
   a_.mov(VArr::B16, dst, s);
+  c_.vec_.copy_of[in.aux] = c_.rep_[src];
 }
 
 namespace {

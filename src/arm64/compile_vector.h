@@ -11,6 +11,24 @@
 
 namespace phybin::arm64 {
 
+// One operation of a NaN-check group, with its registers (compile_vector_nan.cpp).
+struct NanStep {
+  ir::VecOp op;
+  unsigned lane;
+  bool scalar;
+  VReg r, x, y;
+};
+inline bool reads_register(const std::vector<NanStep>& group, VReg v) {
+  for (const NanStep& s : group)
+    if (s.r == v || s.x == v || s.y == v) return true;
+  return false;
+}
+
+// The SSE arithmetic and x86's NaN fix-ups (compile_vector_nan.cpp).
+void emit_fp_op(Assembler& a, ir::VecOp op, unsigned lane, VReg r, VReg x, VReg y);
+void packed_nan_fixup(Assembler& a, unsigned lane, bool unary, VReg r, VReg x, VReg y, VReg t);
+void scalar_nan_fixup(Assembler& a, unsigned lane, bool unary, VReg r, VReg x, VReg y, Label& done);
+
 class VectorLowering {
  public:
   explicit VectorLowering(BlockCompiler& bc) : c_(bc), a_(bc.a_) {}
@@ -23,6 +41,7 @@ class VectorLowering {
   VReg vreg_of(ir::Value v) { return c_.use_v(v); }
   VReg scratch();                // a pool register until the end of this instruction
   void evacuate_xmm(unsigned guest, ir::Value at, ir::Value keep);
+  bool move_to_copy(ir::Value r);  // r's register changes: to a guest XMM holding a copy of it
   // Emits b.cond to a cold path; the code after this call is its resume point.
   void cold(Cond cond, std::function<void(Assembler&, Label& resume)> body);
   void lower_set_xmm(ir::Value v);
@@ -65,12 +84,21 @@ class VectorLowering {
   void lower_fminmax(ir::Value v, bool scalar);
   void lower_fcmp(ir::Value v, bool scalar);
   void lower_fcmp_flag(ir::Value v);
+ public:
+  // comis/ucomis + jcc whose x86 condition is one AArch64 condition after
+  // FCMP (ja, jae, jb, jbe, jp, jnp): the exit branch tests NZCV itself.
+  static bool fcmp_branch_cond(const ir::Inst& in, Cond& cond);
+  void lower_fcmp_for_branch(ir::Value v);
+
+ private:
   void lower_cvt_to_int(ir::Value v);
   void lower_cvt_packed(ir::Value v);
   void lower_round(ir::Value v);
   void round(VArr arr, FSize fs, bool scalar, VReg d, VReg x, unsigned imm);
-  void packed_nan_fixup(VReg r, VReg x, VReg y, unsigned lane);
-  void scalar_nan_fixup(VReg r, VReg x, VReg y, unsigned lane);
+  void packed_rsqrt_check(ir::Value v, VReg r, VReg x);
+  // ---- x86 NaN rules and NaN-check groups (compile_vector_nan.cpp)
+  std::vector<NanStep> nan_group(ir::Value v);
+  void check_nan(ir::Value v, VReg r, VReg x, VReg y, VReg t, std::vector<NanStep> group);
   // Writes scalar element 0 (in kVTmp0) over `base` into d.
   void merge_low(VReg d, VReg base, unsigned lane);
 

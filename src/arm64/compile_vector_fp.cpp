@@ -31,10 +31,6 @@ constexpr uint8_t kFpOne = 0x70;  // 1.0 as an FMOV immediate
 VArr farr(unsigned lane) { return lane == 3 ? VArr::D2 : VArr::S4; }
 FSize fsize(unsigned lane) { return lane == 3 ? FSize::D : FSize::S; }
 
-bool is_unary_scalar(VecOp op) {
-  return op == VecOp::FSqrtScalar || op == VecOp::FRecipScalar || op == VecOp::FRsqrtScalar;
-}
-
 }  // namespace
 
 bool VectorLowering::lower_fp(Value v) {
@@ -89,94 +85,74 @@ void VectorLowering::lower_fp_packed(Value v) {
   const bool unary = op == VecOp::FSqrt || op == VecOp::FRecip || op == VecOp::FRsqrt;
   VReg x = vreg_of(i.args[0]);
   VReg y = unary ? x : vreg_of(i.args[1]);
+  std::vector<NanStep> group = nan_group(v);
   VReg d = def(v);
-  // The NaN fix-up needs the operands: compute beside them.
+  // The NaN fix-up needs the operands (and a group's): compute beside them.
   const bool exact = c_.cfg_.exact_fp_nan;
-  VReg r = exact && (d == x || d == y) ? kVTmp0 : d;
+  VReg r = exact && (d == x || d == y || reads_register(group, d)) ? kVTmp0 : d;
   switch (op) {
-    case VecOp::FAdd: a_.fadd(arr, r, x, y); break;
-    case VecOp::FSub: a_.fsub(arr, r, x, y); break;
-    case VecOp::FMul: a_.fmul(arr, r, x, y); break;
-    case VecOp::FDiv: a_.fdiv(arr, r, x, y); break;
-    case VecOp::FSqrt: a_.fsqrt(arr, r, x); break;
     case VecOp::FRecip:  // no new NaN from 1/x: no check
       a_.fmov_imm(arr, kVTmp1, kFpOne);
       a_.fdiv(arr, r, kVTmp1, x);
       copy(d, r);
       return;
-    default:  // FRsqrt
+    case VecOp::FRsqrt:
       a_.fsqrt(arr, r, x);
       a_.fmov_imm(arr, kVTmp1, kFpOne);
       a_.fdiv(arr, r, kVTmp1, r);
-      break;
+      if (exact) packed_rsqrt_check(v, r, x);
+      copy(d, r);
+      return;
+    default: emit_fp_op(a_, op, i.lane, r, x, y); break;
   }
-  if (!exact) return;
-  if (arr == VArr::S4) a_.fmaxv(kVTmp1, r);
-  else a_.fmaxp(FSize::D, kVTmp1, r);
-  a_.fcmp(fsize(i.lane), kVTmp1, kVTmp1);
-  VReg t = r == kVTmp0 ? scratch() : kVTmp0;
-  unsigned lane = i.lane;
-  cold(Cond::VS, [r, x, y, t, lane, unary](Assembler& a, Label&) {
-    const VArr arr = farr(lane);
-    // Lanes whose operands are ordered but whose result is a NaN hold
-    // AArch64's default NaN: set its sign.
-    a.fcmeq(arr, kVTmp1, x, x);
-    if (!unary) {
-      a.fcmeq(arr, t, y, y);
-      a.and_(VArr::B16, kVTmp1, kVTmp1, t);
-    }
-    a.fcmeq(arr, t, r, r);
-    a.bic(VArr::B16, kVTmp1, kVTmp1, t);
-    a.shl(arr, kVTmp1, kVTmp1, (8u << lane) - 1);
-    a.orr(VArr::B16, r, r, kVTmp1);
-    if (unary) return;
-    // A NaN first operand wins even over a signalling second one.
-    a.fcmeq(arr, kVTmp1, x, x);
-    a.fmax(arr, t, x, x);
-    a.bif(VArr::B16, r, t, kVTmp1);
-  });
+  // A group member is checked by its group's last operation.
+  if (exact && c_.vec_.nan_root_of(v) == ir::kNoValue)
+    check_nan(v, r, x, y, r == kVTmp0 ? scratch() : kVTmp0, std::move(group));
   copy(d, r);
 }
 
+void VectorLowering::packed_rsqrt_check(Value v, VReg r, VReg x) {
+  const unsigned lane = inst(v).lane;
+  if (lane == 2) a_.fmaxv(kVTmp1, r);
+  else a_.fmaxp(FSize::D, kVTmp1, r);
+  a_.fcmp(fsize(lane), kVTmp1, kVTmp1);
+  VReg t = r == kVTmp0 ? scratch() : kVTmp0;
+  cold(Cond::VS, [r, x, t, lane](Assembler& a, Label&) { packed_nan_fixup(a, lane, true, r, x, x, t); });
+}
+
+// A result only element 0 of which is read (low_only) is computed straight
+// into its own register: the elements above need not be merged in.
 void VectorLowering::lower_fp_scalar(Value v) {
   const Inst& i = inst(v);
   const FSize fs = fsize(i.lane);
   const auto op = static_cast<VecOp>(i.aux);
   VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+  std::vector<NanStep> group = nan_group(v);
+  const bool low_only = c_.vec_.is_low_only(v);
+  const VReg d = low_only ? def(v) : kVTmp0;
+  const VReg r = d == x || d == y || reads_register(group, d) ? kVTmp0 : d;  // operands stay for the NaN rule
   switch (op) {
-    case VecOp::FAddScalar: a_.fadd(fs, kVTmp0, x, y); break;
-    case VecOp::FSubScalar: a_.fsub(fs, kVTmp0, x, y); break;
-    case VecOp::FMulScalar: a_.fmul(fs, kVTmp0, x, y); break;
-    case VecOp::FDivScalar: a_.fdiv(fs, kVTmp0, x, y); break;
-    case VecOp::FSqrtScalar: a_.fsqrt(fs, kVTmp0, y); break;
     case VecOp::FRecipScalar:
       a_.fmov_imm(fs, kVTmp1, kFpOne);
-      a_.fdiv(fs, kVTmp0, kVTmp1, y);
+      a_.fdiv(fs, r, kVTmp1, y);
       break;
-    default:  // FRsqrtScalar
-      a_.fsqrt(fs, kVTmp0, y);
+    case VecOp::FRsqrtScalar:
+      a_.fsqrt(fs, r, y);
       a_.fmov_imm(fs, kVTmp1, kFpOne);
-      a_.fdiv(fs, kVTmp0, kVTmp1, kVTmp0);
+      a_.fdiv(fs, r, kVTmp1, r);
+      if (c_.cfg_.exact_fp_nan) {
+        a_.fcmp(fs, r, r);
+        const unsigned lane = i.lane;
+        cold(Cond::VS, [r, x, y, lane](Assembler& a, Label& resume) { scalar_nan_fixup(a, lane, true, r, x, y, resume); });
+      }
+      break;
+    default:
+      emit_fp_op(a_, op, i.lane, r, x, y);
+      if (c_.cfg_.exact_fp_nan && c_.vec_.nan_root_of(v) == ir::kNoValue) check_nan(v, r, x, y, kVTmp0, std::move(group));
       break;
   }
-  if (op != VecOp::FRecipScalar && c_.cfg_.exact_fp_nan) {
-    a_.fcmp(fs, kVTmp0, kVTmp0);
-    bool unary = is_unary_scalar(op);
-    cold(Cond::VS, [x, y, fs, unary](Assembler& a, Label& resume) {
-      Label first_nan;
-      if (!unary) {
-        a.fcmp(fs, x, x);
-        a.b(Cond::VS, first_nan);
-      }
-      a.fcmp(fs, y, y);
-      a.b(Cond::VS, resume);  // AArch64 already returned that NaN, quieted
-      a.fneg(fs, kVTmp0, kVTmp0);  // default NaN: x86's is negative
-      a.b(resume);
-      a.bind(first_nan);
-      if (!unary) a.fmax(fs, kVTmp0, x, x);
-    });
-  }
-  merge_low(def(v), x, i.lane);
+  if (low_only) copy(d, r);
+  else merge_low(def(v), x, i.lane);
 }
 
 // x86 min: a < b ? a : b; max: a > b ? a : b.  Unordered operands and
@@ -298,6 +274,21 @@ void VectorLowering::lower_fcmp_flag(Value v) {
   s.fcmp_end = a_.cursor();
   s.fcmp_args[0] = i.args[0];
   s.fcmp_args[1] = i.args[1];
+}
+
+bool VectorLowering::fcmp_branch_cond(const Inst& in, Cond& cond) {
+  if (in.op != ir::Opcode::VBinary || static_cast<VecOp>(in.aux) != VecOp::FCmpCond) return false;
+  const FcmpCondition how = kFcmpConditions[in.imm & 15];
+  cond = how.cond;
+  return how.kind == FcmpCondition::Direct;
+}
+
+void VectorLowering::lower_fcmp_for_branch(Value v) {
+  const Inst& i = inst(v);
+  const FSize fs = fsize(i.lane);
+  VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+  if (i.imm & 0x100) a_.fcmpe(fs, x, y);
+  else a_.fcmp(fs, x, y);
 }
 
 // cvt(t)ss2si / cvt(t)sd2si: AArch64 saturates (and gives 0 for NaN); x86

@@ -1,5 +1,6 @@
 // Block compiler: analysis of the IR block and register management.
 #include "arm64/compiler.h"
+#include "arm64/compile_vector.h"
 
 #include <algorithm>
 
@@ -33,7 +34,8 @@ namespace {
 // was a fifth of the translation time.
 struct Scratch {
   std::vector<Value> rep, last_use;
-  std::vector<uint8_t> bits_valid;
+  std::vector<uint8_t> bits_valid, demand;
+  std::vector<uint8_t> narrow;
   std::vector<int8_t> hint_guest;
   std::vector<bool> folded;
   std::vector<Loc> loc;
@@ -48,6 +50,7 @@ void BlockCompiler::swap_scratch() {
   rep_.swap(t_scratch.rep);
   last_use_.swap(t_scratch.last_use);
   bits_valid_.swap(t_scratch.bits_valid);
+  narrow_.swap(t_scratch.narrow);
   hint_guest_.swap(t_scratch.hint_guest);
   folded_.swap(t_scratch.folded);
   loc_.swap(t_scratch.loc);
@@ -193,8 +196,9 @@ void BlockCompiler::analyse() {
     rep_[i] = i;
     last_use_[i] = i;
   }
-  compute_bits_valid();
   fold_operands();
+  find_narrow_ops();
+  compute_bits_valid();
   // Values that share their source's register: truncations, and
   // zero-extensions of values already zero above the source width.
   for (Value i = 0; i < n_; ++i) {
@@ -203,6 +207,7 @@ void BlockCompiler::analyse() {
     Value src = in.args[0];
     bool alias = (in.op == Opcode::Trunc && in.type != Type::I1) ||
                  (in.op == Opcode::ZExt && bits_valid_[src] <= type_bits(b_.at(src).type)) ||
+                 ((in.op == Opcode::ZExt || in.op == Opcode::SExt) && narrow_[i]) ||
                  (in.op == Opcode::Trunc && in.type == Type::I1 && bits_valid_[src] <= 1);
     if (alias && !folded_[src]) rep_[i] = rep_[src];
   }
@@ -220,8 +225,11 @@ void BlockCompiler::analyse() {
   use_at(b_.exit.cond, exit_at);
   use_at(b_.exit.address, exit_at);
   // An ICmp feeding only the exit branch, with nothing that touches NZCV
-  // after it, becomes "cmp; b.cond".
-  if (b_.exit.kind == ir::ExitKind::Branch && b_.at(b_.exit.cond).op == Opcode::ICmp) {
+  // after it, becomes "cmp; b.cond"; so does a comis/ucomis whose
+  // condition is a single AArch64 one ("fcmp; b.hi").
+  Cond fcmp_cond;
+  if (b_.exit.kind == ir::ExitKind::Branch &&
+      (b_.at(b_.exit.cond).op == Opcode::ICmp || VectorLowering::fcmp_branch_cond(b_.at(b_.exit.cond), fcmp_cond))) {
     Value c = b_.exit.cond;
     bool last = true;
     for (Value i = c + 1; i < n_; ++i)
@@ -234,9 +242,63 @@ void BlockCompiler::analyse() {
   }
   if (fused_cond_ != ir::kNoValue)
     for (Value a : b_.at(fused_cond_).args) use_at(a, exit_at);
+  find_low_only();
+  find_nan_groups();  // extends the lives of the operands it keeps
   find_destination_hints();
   analyse_vectors();
   loc_.assign(n_, Loc{});
+}
+
+// x86 32-bit arithmetic reaches the IR as 64-bit operations truncated to
+// 32 bits (lea, imul r32, address-size sums), and a 32-bit register's
+// value as a zero-extension that the next 32-bit operation truncates
+// again.  Walking backwards, each value learns how many of its bits its
+// users read; a 64-bit operation whose low 32 result bits depend only on
+// the operands' low 32 bits, read only that far, is done in W registers
+// (zero-extended for free), and an extension read only within its source
+// width is the source itself.
+bool BlockCompiler::narrowable(Value v) const {
+  const Inst& in = b_.at(v);
+  if (in.type != Type::I64) return false;
+  switch (in.op) {
+    case Opcode::ZExt: case Opcode::SExt: return type_bits(b_.at(in.args[0]).type) == 32;
+    case Opcode::Not: case Opcode::Neg: case Opcode::Mul: return true;
+    case Opcode::Shl: return is_const(in.args[1]) && const_of(in.args[1]) < 32;
+    case Opcode::Add: case Opcode::Sub: case Opcode::And: case Opcode::Or: case Opcode::Xor:
+    case Opcode::AndNot: {
+      // A folded shifted operand must stay exact in 32 bits: LSL below 32.
+      const Value y = in.args[1];
+      if (is_const(y) || !folded_[y]) return true;
+      const Inst& sh = b_.at(y);
+      return sh.op == Opcode::Shl && const_of(sh.args[1]) < 32;
+    }
+    default: return false;
+  }
+}
+
+void BlockCompiler::find_narrow_ops() {
+  narrow_.assign(n_, 0);
+  std::vector<uint8_t>& demand = t_scratch.demand;
+  demand.assign(n_, 0);
+  auto need = [&](Value a, int bits) {
+    if (a != ir::kNoValue) demand[a] = std::max(demand[a], static_cast<uint8_t>(bits));
+  };
+  need(b_.exit.cond, 64);
+  need(b_.exit.address, 64);
+  // Only 64-bit values can be narrowed: only their demand is kept.
+  for (Value u = static_cast<Value>(n_); u-- > 0;) {
+    const Inst& in = b_.at(u);
+    if (in.dead) continue;
+    if (in.type == Type::I64 && demand[u] <= 32 && narrowable(u)) {
+      narrow_[u] = true;
+      need(in.args[0], 32);
+      need(in.args[1], 32);
+      continue;
+    }
+    const int bits = in.op == Opcode::Trunc ? type_bits(in.type) : 64;
+    for (Value a : in.args)
+      if (a != ir::kNoValue && b_.at(a).type == Type::I64) need(a, bits);
+  }
 }
 
 void BlockCompiler::compute_bits_valid() {
@@ -252,8 +314,11 @@ void BlockCompiler::compute_bits_valid() {
       case Opcode::Parity:
       case Opcode::GetFlag: bits = 1; break;
       case Opcode::Load:
-      case Opcode::LoadState:
-      case Opcode::ZExt: bits = static_cast<uint8_t>(in.op == Opcode::ZExt ? type_bits(b_.at(in.args[0]).type) : tb); break;
+      case Opcode::LoadState: bits = static_cast<uint8_t>(tb); break;
+      case Opcode::ZExt:  // movzbl then cmp $13, %al: still a byte
+        bits = std::min(static_cast<uint8_t>(type_bits(b_.at(in.args[0]).type)), bits_valid_[in.args[0]]);
+        if (narrow_[i]) bits = bits_valid_[in.args[0]];  // shares the source's register as it is
+        break;
       case Opcode::ExtractBits: bits = static_cast<uint8_t>(in.imm); break;
       case Opcode::Trunc: bits = bits_valid_[in.args[0]]; break;
       default:
@@ -262,6 +327,7 @@ void BlockCompiler::compute_bits_valid() {
         break;
     }
     if (in.type == Type::I1) bits = 1;
+    if (narrow_[i] && in.op != Opcode::ZExt && in.op != Opcode::SExt) bits = 32;
     bits_valid_[i] = bits;
   }
 }
@@ -382,6 +448,13 @@ void BlockCompiler::release_dead_args(Value at) {
   const Inst& in = b_.at(at);
   for (Value a : in.args) release(a);
   if (!opcode_has_side_effect(in.op) || in.type != Type::Void) release(at);
+  // A NaN-check group's root is where its members and their operands die.
+  if (vec_.nan_first.empty() || vec_.nan_first[at] == ir::kNoValue) return;
+  for (Value m = vec_.nan_first[at]; m < at; ++m)
+    if (vec_.nan_root[m] == at) {
+      release(m);
+      for (Value a : b_.at(m).args) release(a);
+    }
 }
 
 // Before guest register `guest` changes, values that still read its old

@@ -33,6 +33,20 @@ struct ColdPath {
 struct VectorState {
   std::vector<int8_t> hint_guest;  // vector result goes straight into this guest XMM
   std::array<std::vector<ir::Value>, 16> holders;  // values living in each guest XMM register
+  // A value a SetXmm copied into each guest XMM register (movapd xmm0,
+  // xmm2), valid until that register is written again: when the value's
+  // own register changes, it moves there instead of to a new register.
+  std::array<ir::Value, 16> copy_of;
+  // A scalar SSE result whose users read only its element 0 (addsd's
+  // second operand, a comisd, a movsd store): no merge with operand a.
+  std::vector<uint8_t> low_only;
+  // NaN-check groups (compile_vector_nan.cpp): the operation that checks
+  // this one's NaNs, and a root's first member.
+  std::vector<ir::Value> nan_root, nan_first;
+  bool any_fp_arith = false;  // the block has SSE arithmetic (find_low_only)
+  // Empty tables mean "none" (blocks without SSE arithmetic).
+  bool is_low_only(ir::Value v) const { return !low_only.empty() && low_only[v]; }
+  ir::Value nan_root_of(ir::Value v) const { return nan_root.empty() ? ir::kNoValue : nan_root[v]; }
   std::vector<std::unique_ptr<ColdPath>> cold;
   // Shared by the block's misaligned-access traps: x16 = guest RIP.
   Label segv_stub;
@@ -58,6 +72,8 @@ class BlockCompiler {
   void analyse();
   void compute_bits_valid();
   void fold_operands();
+  void find_narrow_ops();
+  bool narrowable(ir::Value v) const;
   unsigned access_log2(ir::Value mem_op) const;
   bool is_const_shift(ir::Value v) const;
   template <typename Fn>
@@ -122,6 +138,8 @@ class BlockCompiler {
   friend class VectorLowering;
   void lower_vector(ir::Value v);
   void analyse_vectors();   // destination hints of vector values (end of analyse)
+  void find_low_only();
+  void find_nan_groups();
   void emit_cold_paths();   // after the exit
 
   const ir::Block& b_;
@@ -131,6 +149,9 @@ class BlockCompiler {
   std::vector<ir::Value> rep_;
   std::vector<ir::Value> last_use_;
   std::vector<uint8_t> bits_valid_;     // bits above this are known zero
+  // Only the low 32 bits of this 64-bit value are ever read: computed in a
+  // W register, or (an extension from 32 bits) nothing to do.
+  std::vector<uint8_t> narrow_;
   std::vector<int8_t> hint_guest_;      // result goes straight into this guest GPR
   std::vector<bool> folded_;            // embedded in its users (addresses, shifted operands)
   std::vector<Loc> loc_;
@@ -138,6 +159,7 @@ class BlockCompiler {
   std::array<bool, 32> vreg_busy_{};
   std::array<std::vector<ir::Value>, 16> gpr_holders_;  // values living in each guest GPR's register
   ir::Value fused_cond_ = ir::kNoValue;  // ICmp consumed directly by the exit branch
+  ir::Value sext_loaded_ = ir::kNoValue;  // SExt done by the sign-extending load before it
   Cond fused_arm_cond_ = Cond::AL;
   VectorState vec_;
   // Fault lookup: where each guest instruction's code starts (may be null).

@@ -46,6 +46,9 @@ TEST(Famcost, OneInstructionTranslations) {
   EXPECT_EQ(cost_of("paddd xmm0, xmm1").flags_dead, 1);  // add v16.4s, v16.4s, v17.4s
   EXPECT_EQ(cost_of("pand xmm0, xmm1").flags_dead, 1);   // and v16.16b, v16.16b, v17.16b
   EXPECT_FALSE(cost_of("paddd xmm0, xmm1").helper);
+  // A load whose only user sign-extends it is one LDRSW/LDRSB.
+  EXPECT_EQ(cost_of("movsxd rax, dword ptr [rbx]").flags_dead, 1);  // ldrsw x4, [x5]
+  EXPECT_EQ(cost_of("movsx eax, byte ptr [rbx+1]").flags_dead, 1);  // ldrsb w4, [x5, #1]
 }
 
 // pshufb: TBL zeroes indexes >= 16 where x86 looks at bit 7 and bits 0-3,

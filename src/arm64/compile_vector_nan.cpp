@@ -1,0 +1,235 @@
+// x86's NaN rules for the SSE arithmetic (see compile_vector_fp.cpp): the
+// operation, the check of its result, and the fix-up, shared by the
+// lowering of each operation and by NaN-check groups.
+//
+// A group: an FP operation whose only user is another one that propagates
+// its NaNs (addps feeding only mulps, mulsd's product feeding only addsd)
+// is not checked itself: a NaN it makes reaches the user's result, whose
+// check then fails, and the cold path runs the whole group again, each
+// operation followed by its fix-up, from operands that are kept alive for
+// it.  Running an operation again raises the same MXCSR flags again,
+// which changes nothing.  A value nobody else reads is seen by nothing
+// else, not even a signal handler, so no state outside the group can hold
+// the unfixed NaN.
+#include "arm64/compile_vector.h"
+
+#include "common/error.h"
+
+namespace phybin::arm64 {
+
+using ir::Inst;
+using ir::Opcode;
+using ir::Value;
+using ir::VecOp;
+using regmap::kVTmp0;
+using regmap::kVTmp1;
+
+namespace {
+
+VArr farr(unsigned lane) { return lane == 3 ? VArr::D2 : VArr::S4; }
+FSize fsize(unsigned lane) { return lane == 3 ? FSize::D : FSize::S; }
+
+// Operations a NaN operand always turns into a NaN result.
+bool propagates_nan(VecOp op, bool& scalar) {
+  switch (op) {
+    case VecOp::FAdd: case VecOp::FSub: case VecOp::FMul: case VecOp::FDiv: case VecOp::FSqrt:
+      scalar = false;
+      return true;
+    case VecOp::FAddScalar: case VecOp::FSubScalar: case VecOp::FMulScalar: case VecOp::FDivScalar:
+    case VecOp::FSqrtScalar:
+      scalar = true;
+      return true;
+    default: return false;
+  }
+}
+
+bool is_unary(VecOp op) { return op == VecOp::FSqrt || op == VecOp::FSqrtScalar; }
+
+constexpr unsigned kMaxGroupMembers = 4;  // their operands stay in registers
+
+}  // namespace
+
+void emit_fp_op(Assembler& a, VecOp op, unsigned lane, VReg r, VReg x, VReg y) {
+  const VArr arr = farr(lane);
+  const FSize fs = fsize(lane);
+  switch (op) {
+    case VecOp::FAdd: a.fadd(arr, r, x, y); break;
+    case VecOp::FSub: a.fsub(arr, r, x, y); break;
+    case VecOp::FMul: a.fmul(arr, r, x, y); break;
+    case VecOp::FDiv: a.fdiv(arr, r, x, y); break;
+    case VecOp::FSqrt: a.fsqrt(arr, r, x); break;
+    case VecOp::FAddScalar: a.fadd(fs, r, x, y); break;
+    case VecOp::FSubScalar: a.fsub(fs, r, x, y); break;
+    case VecOp::FMulScalar: a.fmul(fs, r, x, y); break;
+    case VecOp::FDivScalar: a.fdiv(fs, r, x, y); break;
+    case VecOp::FSqrtScalar: a.fsqrt(fs, r, y); break;
+    default: throw Error(ErrorCode::PHYBIN_ERR_INTERNAL, "emit_fp_op: not an arithmetic operation");
+  }
+}
+
+// Packed: lanes whose operands are ordered but whose result is a NaN hold
+// AArch64's default NaN, whose sign x86's has; a NaN first operand wins
+// even over a signalling second one.  t is a scratch register.
+void packed_nan_fixup(Assembler& a, unsigned lane, bool unary, VReg r, VReg x, VReg y, VReg t) {
+  const VArr arr = farr(lane);
+  a.fcmeq(arr, kVTmp1, x, x);
+  if (!unary) {
+    a.fcmeq(arr, t, y, y);
+    a.and_(VArr::B16, kVTmp1, kVTmp1, t);
+  }
+  a.fcmeq(arr, t, r, r);
+  a.bic(VArr::B16, kVTmp1, kVTmp1, t);
+  a.shl(arr, kVTmp1, kVTmp1, (8u << lane) - 1);
+  a.orr(VArr::B16, r, r, kVTmp1);
+  if (unary) return;
+  a.fcmeq(arr, kVTmp1, x, x);
+  a.fmax(arr, t, x, x);
+  a.bif(VArr::B16, r, t, kVTmp1);
+}
+
+// Scalar: the same rules for element 0 of r; continues at `done`.
+void scalar_nan_fixup(Assembler& a, unsigned lane, bool unary, VReg r, VReg x, VReg y, Label& done) {
+  const FSize fs = fsize(lane);
+  Label first_nan;
+  a.fcmp(fs, r, r);
+  a.b(Cond::VC, done);
+  if (!unary) {
+    a.fcmp(fs, x, x);
+    a.b(Cond::VS, first_nan);
+  }
+  a.fcmp(fs, y, y);
+  a.b(Cond::VS, done);  // AArch64 already returned that NaN, quieted
+  a.fneg(fs, r, r);     // default NaN: x86's is negative
+  a.b(done);
+  a.bind(first_nan);
+  if (!unary) a.fmax(fs, r, x, x);
+}
+
+// The members of the group v checks, with their registers.  Taken before
+// v's own result register: choosing it may release the registers of
+// operands v does not read itself, which v's result must not overwrite
+// before the cold path has read them (a group root computes beside).
+std::vector<NanStep> VectorLowering::nan_group(Value v) {
+  std::vector<NanStep> steps;
+  const Value first = c_.vec_.nan_first.empty() ? ir::kNoValue : c_.vec_.nan_first[v];
+  for (Value m = first; m < v && first != ir::kNoValue; ++m) {
+    if (c_.vec_.nan_root[m] != v) continue;
+    const Inst& mi = inst(m);
+    bool ms = false;
+    propagates_nan(static_cast<VecOp>(mi.aux), ms);
+    const VReg mx = vreg_of(mi.args[0]);
+    const VReg my = mi.args[1] == ir::kNoValue ? mx : vreg_of(mi.args[1]);
+    steps.push_back(NanStep{static_cast<VecOp>(mi.aux), mi.lane, ms, vreg_of(m), mx, my});
+  }
+  return steps;
+}
+
+// Checks r (the result of `op`) for a NaN; the cold path runs the group's
+// members again, then op itself, each with its fix-up.  t: a scratch
+// register other than kVTmp1 and the operands (kVTmp0 unless r is it).
+void VectorLowering::check_nan(Value v, VReg r, VReg x, VReg y, VReg t, std::vector<NanStep> steps) {
+  const Inst& i = inst(v);
+  const auto op = static_cast<VecOp>(i.aux);
+  bool scalar = false;
+  propagates_nan(op, scalar);
+  const unsigned lane = i.lane;
+  if (scalar) {
+    a_.fcmp(fsize(lane), r, r);
+  } else {
+    if (lane == 2) a_.fmaxv(kVTmp1, r);
+    else a_.fmaxp(FSize::D, kVTmp1, r);
+    a_.fcmp(fsize(lane), kVTmp1, kVTmp1);
+  }
+  if (!steps.empty()) steps.push_back(NanStep{op, lane, scalar, r, x, y});
+  cold(Cond::VS, [steps, op, lane, scalar, r, x, y, t](Assembler& a, Label& resume) {
+    if (steps.empty()) {  // the operation alone: its result is there
+      if (scalar) scalar_nan_fixup(a, lane, is_unary(op), r, x, y, resume);
+      else packed_nan_fixup(a, lane, is_unary(op), r, x, y, t);
+      return;
+    }
+    for (const NanStep& s : steps) {
+      const VReg st = s.r == kVTmp0 ? t : kVTmp0;
+      emit_fp_op(a, s.op, s.lane, s.r, s.x, s.y);
+      if (s.scalar) {
+        Label next;
+        scalar_nan_fixup(a, s.lane, is_unary(s.op), s.r, s.x, s.y, next);
+        a.bind(next);
+      } else {
+        packed_nan_fixup(a, s.lane, is_unary(s.op), s.r, s.x, s.y, st);
+      }
+    }
+  });
+}
+
+// Which FP operations defer their NaN check to a later one (nan_root), and
+// the operands that must therefore live until that check.
+void BlockCompiler::find_nan_groups() {
+  vec_.nan_root.clear();
+  vec_.nan_first.clear();
+  if (!cfg_.exact_fp_nan || !vec_.any_fp_arith) return;
+  vec_.nan_root.assign(n_, ir::kNoValue);
+  vec_.nan_first.assign(n_, ir::kNoValue);
+  // Per-block tables, kept between blocks (allocation is translation time).
+  static thread_local std::vector<uint8_t> uses, members;
+  uses.assign(n_, 0);
+  bool any = false;
+  for (Value u = 0; u < n_; ++u) {
+    const Inst& in = b_.at(u);
+    if (in.dead) continue;
+    // Unmasked exceptions and the software MXCSR modes check each
+    // operation on its own: no groups there.
+    if (in.op == Opcode::FpTrapCheck) return;
+    if ((in.op == Opcode::VBinary || in.op == Opcode::VUnary || in.op == Opcode::VTernary) &&
+        (static_cast<VecOp>(in.aux) == VecOp::DenormCheck || static_cast<VecOp>(in.aux) == VecOp::FlushDenorm ||
+         static_cast<VecOp>(in.aux) == VecOp::FlushTiny))
+      return;
+    for (Value a : in.args)
+      if (a != ir::kNoValue && uses[a] < 2) ++uses[a];
+    bool s;
+    any |= (in.op == Opcode::VBinary || in.op == Opcode::VUnary) && propagates_nan(static_cast<VecOp>(in.aux), s);
+  }
+  if (!any) return;
+  for (Value e : {b_.exit.cond, b_.exit.address})
+    if (e != ir::kNoValue) uses[e] = 2;
+  members.assign(n_, 0);
+  for (Value p = static_cast<Value>(n_); p-- > 0;) {
+    const Inst& in = b_.at(p);
+    bool p_scalar = false;
+    if (in.dead || (in.op != Opcode::VBinary && in.op != Opcode::VUnary) ||
+        !propagates_nan(static_cast<VecOp>(in.aux), p_scalar) || uses[p] != 1 || rep_[p] != p)
+      continue;
+    if (p_scalar && !vec_.is_low_only(p)) continue;
+    const Value q = last_use_[p];
+    if (q >= n_) continue;
+    const Inst& qi = b_.at(q);
+    bool q_scalar = false;
+    if ((qi.op != Opcode::VBinary && qi.op != Opcode::VUnary) ||
+        !propagates_nan(static_cast<VecOp>(qi.aux), q_scalar) || q_scalar != p_scalar || qi.lane != in.lane)
+      continue;
+    // A scalar result counts through element 0, which Q computes from its
+    // operand b (a only gives the elements above, for the unary ones).
+    if (p_scalar ? qi.args[1] != p : (qi.args[0] != p && qi.args[1] != p)) continue;
+    bool barrier = false;
+    for (Value i = p + 1; i < q && !barrier; ++i)
+      barrier = !b_.at(i).dead && (ir::opcode_is_call(b_.at(i).op) || b_.at(i).op == Opcode::Trap);
+    const Value root = vec_.nan_root[q] != ir::kNoValue ? vec_.nan_root[q] : q;
+    if (barrier || members[root] >= kMaxGroupMembers) continue;
+    // Between p and the root nothing may be a call either.
+    for (Value i = q + 1; i < root && !barrier; ++i)
+      barrier = !b_.at(i).dead && (ir::opcode_is_call(b_.at(i).op) || b_.at(i).op == Opcode::Trap);
+    if (barrier) continue;
+    ++members[root];
+    vec_.nan_root[p] = root;
+    vec_.nan_first[root] = p;
+  }
+  // The members' operands and results are read again by the root's cold path.
+  for (Value p = 0; p < n_; ++p) {
+    const Value root = vec_.nan_root[p];
+    if (root == ir::kNoValue) continue;
+    last_use_[p] = std::max(last_use_[p], root);
+    for (Value a : b_.at(p).args)
+      if (a != ir::kNoValue) last_use_[rep_[a]] = std::max(last_use_[rep_[a]], root);
+  }
+}
+
+}  // namespace phybin::arm64
