@@ -88,8 +88,10 @@ bool raises_fp_flags(const Inst& in) {
   // comis + jcc leaves the comis's own compares unused: they go, unless
   // the comis had no flag consumer at all (then one is kept for IE).
   if (op == VecOp::FCmpFlag || op == VecOp::FCmpCond) return (in.imm & kKeepCompare) != 0;
+  // Integer to float conversions read no float but may be inexact (PE).
   return shape_of(op).inputs != 0 || op == VecOp::DenormCheck || op == VecOp::FlushTiny ||
-         op == VecOp::FRecip || op == VecOp::FRsqrt || op == VecOp::FRecipScalar || op == VecOp::FRsqrtScalar;
+         op == VecOp::FRecip || op == VecOp::FRsqrt || op == VecOp::FRecipScalar || op == VecOp::FRsqrtScalar ||
+         op == VecOp::CvtIntToFScalar || op == VecOp::CvtI32ToF32;
 }
 
 }  // namespace phybin::ir

@@ -109,7 +109,12 @@ TEST(FpMode, UnusedFloatingPointOperationsStayForTheirFlags) {
   Value shuffle = f.b.vec(VecOp::ZipLo, Type::V128, 2, f.x, f.y);
   Value flag = f.b.vec(VecOp::FCmpFlag, Type::I1, 2, f.x, f.y, kZF);
   Value kept = f.b.vec(VecOp::FCmpFlag, Type::I1, 2, f.x, f.y, kZF | kKeepCompare);
+  // cvtsi2sd whose register is written again at once: still inexact (PE)
+  Value from_int = f.b.vec(VecOp::CvtIntToFScalar, Type::V128, 3, f.x, f.b.constant(Type::I64, 3));
+  Value from_ints = f.b.vec(VecOp::CvtI32ToF32, Type::V128, 2, f.x);  // cvtdq2ps
   eliminate_dead_code(f.block);
+  EXPECT_FALSE(f.block.at(from_int).dead);
+  EXPECT_FALSE(f.block.at(from_ints).dead);
   EXPECT_FALSE(f.block.at(add).dead);
   EXPECT_TRUE(f.block.at(shuffle).dead);
   EXPECT_TRUE(f.block.at(flag).dead);  // comis + jcc: the fused compare has its flags
