@@ -227,6 +227,7 @@ void Gen::begin_case(uint64_t case_seed) {
   case_.seed = case_seed;
   undefined_ = 0;
   scratch_ = 0;
+  xmm_count_ = 16;
   dt_state& s = case_.init;
   // memory operands: base register near the middle of the operand area,
   // index register with a small value

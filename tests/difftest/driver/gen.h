@@ -76,7 +76,10 @@ class Gen {
   std::string gpr(int size, bool writable);
   std::string mem(int size, int align = 1);  // "DWORD PTR [rbx+12]", inside the operand area
   std::string mem_at(int size, int offset);  // absolute address in the operand area
-  std::string xmm() { return "xmm" + std::to_string(below(16)); }
+  std::string xmm() { return "xmm" + std::to_string(below(xmm_count_)); }
+  // {x} picks among xmm0..xmm(n-1) for the rest of the case (sse_chain:
+  // few registers, so results are overwritten soon and chains form).
+  void limit_xmm(unsigned n) { xmm_count_ = n; }
 
   // Expands a template: {R8} {R16} {R32} {R64} writable registers, {r8}...
   // {r64} any register, {m8} {m16} {m32} {m64} {m80} {m128} (aligned)
@@ -115,6 +118,7 @@ class Gen {
   Case case_;
   uint32_t undefined_ = 0;
   int scratch_ = 0;
+  unsigned xmm_count_ = 16;
   int base_reg_ = 3;
   int index_reg_ = -1;
   int index_value_ = 0;

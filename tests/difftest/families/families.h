@@ -28,6 +28,8 @@ void init_sse_convert(Gen& g);
 void step_sse_int(Gen& g);
 void step_sse_fp(Gen& g);
 void step_sse_shuffle(Gen& g);
+void init_sse_chain(Gen& g);
+void step_sse_chain(Gen& g);
 void step_sse_convert(Gen& g);
 void emit_mxcsr_change(Gen& g, bool flush);  // ldmxcsr of a random valid value
 void step_sse3(Gen& g);

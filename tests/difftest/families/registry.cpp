@@ -44,6 +44,7 @@ const std::vector<Family>& all_families() {
       {"bmi2", "bmi2", true, nullptr, step_bmi2, 1, 10, "bzhi, mulx, pdep/pext, rorx, sarx/shlx/shrx"},
       {"adx", "adx", true, nullptr, step_adx, 2, 12, "adcx/adox chains with adc/add and other flag producers"},
       {"movbe", "movbe", true, nullptr, step_movbe, 1, 8, "movbe 16/32/64 loads and stores"},
+      {"sse_chain", nullptr, true, init_sse_chain, step_sse_chain, 4, 16, "SSE arithmetic, conversions, moves on xmm0-2: chained, overwritten results"},
   };
   return families;
 }

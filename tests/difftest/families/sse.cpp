@@ -90,6 +90,34 @@ void step_sse_fp(Gen& g) {
   else emit_from(g, groups);
 }
 
+// sse_chain: SSE arithmetic, conversions and moves on xmm0..xmm2 only, in
+// long sequences, so that results feed each other and are overwritten
+// before anything else reads them: what phybin's XMM forwarding, dead
+// register writes and shared NaN checks (ir/passes.cpp,
+// arm64/compile_vector_nan.cpp) act on.
+void init_sse_chain(Gen& g) {
+  g.random_mxcsr(false);
+  g.current().init.fx[24] &= static_cast<uint8_t>(~phybin::mxcsr::kFlags);  // flags clear: each one raised shows
+  g.limit_xmm(3);
+}
+
+void step_sse_chain(Gen& g) {
+  static const std::vector<OpGroup> groups = {
+      {{"addps", "subps", "mulps", "divps", "sqrtps", "addpd", "subpd", "mulpd", "divpd", "sqrtpd"}, kPacked},
+      {{"addss", "subss", "mulss", "divss", "sqrtss"}, {"{x}, {x}", "{x}, {m32}"}},
+      {{"addsd", "subsd", "mulsd", "divsd", "sqrtsd"}, {"{x}, {x}", "{x}, {m64}"}},
+      {{"minps", "maxpd", "minsd", "maxss", "xorps", "andpd", "unpcklpd", "unpckhps"}, {"{x}, {x}"}},
+      {{"movaps", "movapd"}, {"{x}, {x}", "{m128}, {x}"}},
+      {{"movss"}, {"{x}, {x}", "{m32}, {x}"}},
+      {{"movsd"}, {"{x}, {x}", "{m64}, {x}"}},
+      {{"cvtsi2sd", "cvtsi2ss"}, {"{x}, {r64}", "{x}, {r32}"}},
+      {{"cvtdq2ps", "cvtps2pd", "cvtpd2ps", "cvtss2sd", "cvtsd2ss"}, {"{x}, {x}"}},
+      {{"cvttsd2si", "cvtss2si"}, {"{R64}, {x}", "{R32}, {x}"}},
+      {{"ucomisd", "comiss"}, {"{x}, {x}"}, 0, ALL_FLAGS, 0},
+  };
+  emit_from(g, groups);
+}
+
 void step_sse_shuffle(Gen& g) {
   static const std::vector<OpGroup> groups = {
       {{"shufps", "shufpd"}, {"{x}, {x}, {u8}", "{x}, {m128}, {u8}"}},
