@@ -255,7 +255,9 @@ void VectorLowering::lower_fcmp_flag(Value v) {
   VectorState& s = c_.vec_;
   VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
   const FSize fs = fsize(i.lane);
-  bool reuse = s.fcmp_end == a_.cursor() && s.fcmp_args[0] == i.args[0] && s.fcmp_args[1] == i.args[1];
+  const bool signalling = (i.imm & 0x100) != 0;
+  bool reuse = s.fcmp_end == a_.cursor() && s.fcmp_args[0] == i.args[0] && s.fcmp_args[1] == i.args[1] &&
+               s.fcmp_lane == i.lane && s.fcmp_signalling == signalling;
   if (!reuse) {
     if (i.imm & 0x100) a_.fcmpe(fs, x, y);  // comis signals on quiet NaNs too
     else a_.fcmp(fs, x, y);
@@ -274,6 +276,8 @@ void VectorLowering::lower_fcmp_flag(Value v) {
   s.fcmp_end = a_.cursor();
   s.fcmp_args[0] = i.args[0];
   s.fcmp_args[1] = i.args[1];
+  s.fcmp_lane = i.lane;
+  s.fcmp_signalling = signalling;
 }
 
 bool VectorLowering::fcmp_branch_cond(const Inst& in, Cond& cond) {

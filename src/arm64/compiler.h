@@ -53,8 +53,12 @@ struct VectorState {
   bool segv_used = false;
   // The last comis/ucomis compare, so that the flags it sets one by one
   // reuse NZCV while nothing has been emitted in between.
+  // The same compare means the same operands, width and kind: ucomiss
+  // then ucomisd of one register pair are two compares.
   const uint32_t* fcmp_end = nullptr;
   ir::Value fcmp_args[2] = {ir::kNoValue, ir::kNoValue};
+  unsigned fcmp_lane = 0;
+  bool fcmp_signalling = false;
 };
 
 class BlockCompiler {

@@ -77,6 +77,22 @@ static void flags(void) {
     }
 }
 
+// Back to back on one register pair: a float and a double compare, quiet
+// and signalling, are four different compares (1.0 and 2.0 as doubles
+// have equal low floats, 0.0f).
+static void same_pair(void) {
+  __m128d one = _mm_set_sd(1.0), two = _mm_set_sd(2.0);
+  HIDE(one);
+  HIDE(two);
+  uint64_t f[4];
+  __asm__("ucomiss %5, %4\n\tpushfq\n\tpopq %0\n\tucomisd %5, %4\n\tpushfq\n\tpopq %1\n\t"
+          "ucomisd %4, %5\n\tcomisd %4, %5\n\tpushfq\n\tpopq %2\n\tucomiss %4, %5\n\tucomisd %4, %5\n\t"
+          "pushfq\n\tpopq %3"
+          : "=&r"(f[0]), "=&r"(f[1]), "=&r"(f[2]), "=&r"(f[3]) : "x"(one), "x"(two) : "cc");
+  printf("same pair %03" PRIx64 " %03" PRIx64 " %03" PRIx64 " %03" PRIx64 "\n", f[0] & 0x8d5, f[1] & 0x8d5,
+         f[2] & 0x8d5, f[3] & 0x8d5);
+}
+
 __attribute__((noipa)) static int c_compares(double a, double b, float fa, float fb) {
   int r = 0, k = 0;
   r |= (a < b) << k++;
@@ -106,6 +122,7 @@ static void c_level(void) {
 int main(void) {
   masks();
   flags();
+  same_pair();
   c_level();
   return 0;
 }
