@@ -6,6 +6,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -90,7 +91,10 @@ class DisasmBatch {
 
   // Runs objdump over everything; false (and `error`) if it cannot.
   bool disassemble(std::string* error) {
-    const std::string path = ::testing::TempDir() + "phybin_emitter_" +
+    // ctest runs each test of a suite as its own process, two at a time,
+    // and they build the same batch (at the same address, under ASan):
+    // the process id keeps their files apart.
+    const std::string path = ::testing::TempDir() + "phybin_emitter_" + std::to_string(getpid()) + "_" +
                              std::to_string(reinterpret_cast<uintptr_t>(this)) + ".bin";
     FILE* f = std::fopen(path.c_str(), "wb");
     if (!f) return fail(error, "cannot write " + path);
