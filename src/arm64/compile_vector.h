@@ -11,6 +11,10 @@
 
 namespace phybin::arm64 {
 
+// A float lane's (2 float, 3 double) vector arrangement and scalar size.
+inline VArr farr(unsigned lane) { return lane == 3 ? VArr::D2 : VArr::S4; }
+inline FSize fsize(unsigned lane) { return lane == 3 ? FSize::D : FSize::S; }
+
 // One operation of a NaN-check group, with its registers (compile_vector_nan.cpp).
 struct NanStep {
   ir::VecOp op;
@@ -95,7 +99,6 @@ class VectorLowering {
   void lower_cvt_packed(ir::Value v);
   void lower_round(ir::Value v);
   void round(VArr arr, FSize fs, bool scalar, VReg d, VReg x, unsigned imm);
-  void packed_rsqrt_check(ir::Value v, VReg r, VReg x);
   // ---- x86 NaN rules and NaN-check groups (compile_vector_nan.cpp)
   std::vector<NanStep> nan_group(ir::Value v);
   void check_nan(ir::Value v, VReg r, VReg x, VReg y, VReg t, std::vector<NanStep> group);

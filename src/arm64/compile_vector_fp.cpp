@@ -28,9 +28,6 @@ namespace {
 
 constexpr uint8_t kFpOne = 0x70;  // 1.0 as an FMOV immediate
 
-VArr farr(unsigned lane) { return lane == 3 ? VArr::D2 : VArr::S4; }
-FSize fsize(unsigned lane) { return lane == 3 ? FSize::D : FSize::S; }
-
 }  // namespace
 
 bool VectorLowering::lower_fp(Value v) {
@@ -100,24 +97,13 @@ void VectorLowering::lower_fp_packed(Value v) {
       a_.fsqrt(arr, r, x);
       a_.fmov_imm(arr, kVTmp1, kFpOne);
       a_.fdiv(arr, r, kVTmp1, r);
-      if (exact) packed_rsqrt_check(v, r, x);
-      copy(d, r);
-      return;
+      break;
     default: emit_fp_op(a_, op, i.lane, r, x, y); break;
   }
   // A group member is checked by its group's last operation.
   if (exact && c_.vec_.nan_root_of(v) == ir::kNoValue)
     check_nan(v, r, x, y, r == kVTmp0 ? scratch() : kVTmp0, std::move(group));
   copy(d, r);
-}
-
-void VectorLowering::packed_rsqrt_check(Value v, VReg r, VReg x) {
-  const unsigned lane = inst(v).lane;
-  if (lane == 2) a_.fmaxv(kVTmp1, r);
-  else a_.fmaxp(FSize::D, kVTmp1, r);
-  a_.fcmp(fsize(lane), kVTmp1, kVTmp1);
-  VReg t = r == kVTmp0 ? scratch() : kVTmp0;
-  cold(Cond::VS, [r, x, t, lane](Assembler& a, Label&) { packed_nan_fixup(a, lane, true, r, x, x, t); });
 }
 
 // A result only element 0 of which is read (low_only) is computed straight
@@ -140,17 +126,12 @@ void VectorLowering::lower_fp_scalar(Value v) {
       a_.fsqrt(fs, r, y);
       a_.fmov_imm(fs, kVTmp1, kFpOne);
       a_.fdiv(fs, r, kVTmp1, r);
-      if (c_.cfg_.exact_fp_nan) {
-        a_.fcmp(fs, r, r);
-        const unsigned lane = i.lane;
-        cold(Cond::VS, [r, x, y, lane](Assembler& a, Label& resume) { scalar_nan_fixup(a, lane, true, r, x, y, resume); });
-      }
       break;
-    default:
-      emit_fp_op(a_, op, i.lane, r, x, y);
-      if (c_.cfg_.exact_fp_nan && c_.vec_.nan_root_of(v) == ir::kNoValue) check_nan(v, r, x, y, kVTmp0, std::move(group));
-      break;
+    default: emit_fp_op(a_, op, i.lane, r, x, y); break;
   }
+  // 1/x makes no NaN of its own; a group member is checked by its group.
+  if (op != VecOp::FRecipScalar && c_.cfg_.exact_fp_nan && c_.vec_.nan_root_of(v) == ir::kNoValue)
+    check_nan(v, r, x, y, kVTmp0, std::move(group));
   if (low_only) copy(d, r);
   else merge_low(def(v), x, i.lane);
 }

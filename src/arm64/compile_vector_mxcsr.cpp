@@ -22,8 +22,6 @@ namespace {
 
 constexpr uint64_t kFpsrIdc = 1u << 7;
 
-VArr int_arr(unsigned lane) { return lane == 3 ? VArr::D2 : VArr::S4; }
-
 // Twice the smallest normal number's bits: an element shifted left by one
 // (sign dropped) is below it exactly when its exponent is zero.
 uint64_t exponent_zero_limit(unsigned lane) { return lane == 3 ? uint64_t{1} << 53 : uint64_t{1} << 24; }
@@ -62,7 +60,7 @@ bool VectorLowering::lower_mxcsr_mode(Value v) {
 // exponent_zero_limit in every element; z is a temporary.
 void VectorLowering::exponent_zero_mask(unsigned lane, VReg mask, VReg x, VReg limit, VReg t, VReg z,
                                         bool with_zero) {
-  const VArr arr = int_arr(lane);
+  const VArr arr = farr(lane);
   a_.shl(arr, t, x, 1);
   a_.cmhi(arr, mask, limit, t);
   if (with_zero) return;
@@ -72,7 +70,7 @@ void VectorLowering::exponent_zero_mask(unsigned lane, VReg mask, VReg x, VReg l
 
 void VectorLowering::load_limit(VReg limit, unsigned lane, uint64_t value) {
   a_.mov_imm(Size::X, kTmp0, value);
-  a_.dup(int_arr(lane), limit, kTmp0);
+  a_.dup(farr(lane), limit, kTmp0);
 }
 
 // x86 raises DE for a denormal input of an element unless the element has
@@ -83,7 +81,7 @@ void VectorLowering::load_limit(VReg limit, unsigned lane, uint64_t value) {
 void VectorLowering::lower_denorm_check(Value v) {
   const Inst& i = inst(v);
   const unsigned lane = i.lane;
-  const VArr arr = int_arr(lane);
+  const VArr arr = farr(lane);
   VReg x = vreg_of(i.args[0]);
   const bool binary = i.args[1] != ir::kNoValue;
   VReg y = binary ? vreg_of(i.args[1]) : x;
@@ -131,7 +129,7 @@ void VectorLowering::any_element(unsigned lane, uint64_t elems, Reg out, VReg ma
 void VectorLowering::lower_flush(Value v, bool raise) {
   const Inst& i = inst(v);
   const unsigned lane = i.lane;
-  const VArr arr = int_arr(lane);
+  const VArr arr = farr(lane);
   VReg x = vreg_of(i.args[0]);
   VReg limit = scratch(), z = scratch();
   load_limit(limit, lane, exponent_zero_limit(lane));

@@ -26,24 +26,22 @@ using regmap::kVTmp1;
 
 namespace {
 
-VArr farr(unsigned lane) { return lane == 3 ? VArr::D2 : VArr::S4; }
-FSize fsize(unsigned lane) { return lane == 3 ? FSize::D : FSize::S; }
-
 // Operations a NaN operand always turns into a NaN result.
-bool propagates_nan(VecOp op, bool& scalar) {
-  switch (op) {
+bool propagates_nan(const Inst& in) {
+  if (in.op != Opcode::VBinary && in.op != Opcode::VUnary) return false;
+  switch (static_cast<VecOp>(in.aux)) {
     case VecOp::FAdd: case VecOp::FSub: case VecOp::FMul: case VecOp::FDiv: case VecOp::FSqrt:
-      scalar = false;
-      return true;
     case VecOp::FAddScalar: case VecOp::FSubScalar: case VecOp::FMulScalar: case VecOp::FDivScalar:
     case VecOp::FSqrtScalar:
-      scalar = true;
       return true;
     default: return false;
   }
 }
 
-bool is_unary(VecOp op) { return op == VecOp::FSqrt || op == VecOp::FSqrtScalar; }
+bool is_unary(VecOp op) {
+  return op == VecOp::FSqrt || op == VecOp::FSqrtScalar || op == VecOp::FRsqrt || op == VecOp::FRsqrtScalar;
+}
+bool is_scalar(VecOp op) { return op >= VecOp::FAddScalar && op <= VecOp::FRsqrtScalar; }
 
 constexpr unsigned kMaxGroupMembers = 4;  // their operands stay in registers
 
@@ -115,11 +113,10 @@ std::vector<NanStep> VectorLowering::nan_group(Value v) {
   for (Value m = first; m < v && first != ir::kNoValue; ++m) {
     if (c_.vec_.nan_root[m] != v) continue;
     const Inst& mi = inst(m);
-    bool ms = false;
-    propagates_nan(static_cast<VecOp>(mi.aux), ms);
+    const auto op = static_cast<VecOp>(mi.aux);
     const VReg mx = vreg_of(mi.args[0]);
     const VReg my = mi.args[1] == ir::kNoValue ? mx : vreg_of(mi.args[1]);
-    steps.push_back(NanStep{static_cast<VecOp>(mi.aux), mi.lane, ms, vreg_of(m), mx, my});
+    steps.push_back(NanStep{op, mi.lane, is_scalar(op), vreg_of(m), mx, my});
   }
   return steps;
 }
@@ -130,8 +127,7 @@ std::vector<NanStep> VectorLowering::nan_group(Value v) {
 void VectorLowering::check_nan(Value v, VReg r, VReg x, VReg y, VReg t, std::vector<NanStep> steps) {
   const Inst& i = inst(v);
   const auto op = static_cast<VecOp>(i.aux);
-  bool scalar = false;
-  propagates_nan(op, scalar);
+  const bool scalar = is_scalar(op);
   const unsigned lane = i.lane;
   if (scalar) {
     a_.fcmp(fsize(lane), r, r);
@@ -185,39 +181,32 @@ void BlockCompiler::find_nan_groups() {
       return;
     for (Value a : in.args)
       if (a != ir::kNoValue && uses[a] < 2) ++uses[a];
-    bool s;
-    any |= (in.op == Opcode::VBinary || in.op == Opcode::VUnary) && propagates_nan(static_cast<VecOp>(in.aux), s);
+    any |= propagates_nan(in);
   }
   if (!any) return;
   for (Value e : {b_.exit.cond, b_.exit.address})
     if (e != ir::kNoValue) uses[e] = 2;
+  // Vectors cannot live across a call (preserve_caller_saved).
+  auto crosses_call = [&](Value from, Value to) {
+    for (Value i = from + 1; i < to; ++i)
+      if (!b_.at(i).dead && (ir::opcode_is_call(b_.at(i).op) || b_.at(i).op == Opcode::Trap)) return true;
+    return false;
+  };
   members.assign(n_, 0);
   for (Value p = static_cast<Value>(n_); p-- > 0;) {
     const Inst& in = b_.at(p);
-    bool p_scalar = false;
-    if (in.dead || (in.op != Opcode::VBinary && in.op != Opcode::VUnary) ||
-        !propagates_nan(static_cast<VecOp>(in.aux), p_scalar) || uses[p] != 1 || rep_[p] != p)
-      continue;
+    if (in.dead || !propagates_nan(in) || uses[p] != 1 || rep_[p] != p) continue;
+    const bool p_scalar = is_scalar(static_cast<VecOp>(in.aux));
     if (p_scalar && !vec_.is_low_only(p)) continue;
     const Value q = last_use_[p];
     if (q >= n_) continue;
     const Inst& qi = b_.at(q);
-    bool q_scalar = false;
-    if ((qi.op != Opcode::VBinary && qi.op != Opcode::VUnary) ||
-        !propagates_nan(static_cast<VecOp>(qi.aux), q_scalar) || q_scalar != p_scalar || qi.lane != in.lane)
-      continue;
+    if (!propagates_nan(qi) || is_scalar(static_cast<VecOp>(qi.aux)) != p_scalar || qi.lane != in.lane) continue;
     // A scalar result counts through element 0, which Q computes from its
     // operand b (a only gives the elements above, for the unary ones).
     if (p_scalar ? qi.args[1] != p : (qi.args[0] != p && qi.args[1] != p)) continue;
-    bool barrier = false;
-    for (Value i = p + 1; i < q && !barrier; ++i)
-      barrier = !b_.at(i).dead && (ir::opcode_is_call(b_.at(i).op) || b_.at(i).op == Opcode::Trap);
     const Value root = vec_.nan_root[q] != ir::kNoValue ? vec_.nan_root[q] : q;
-    if (barrier || members[root] >= kMaxGroupMembers) continue;
-    // Between p and the root nothing may be a call either.
-    for (Value i = q + 1; i < root && !barrier; ++i)
-      barrier = !b_.at(i).dead && (ir::opcode_is_call(b_.at(i).op) || b_.at(i).op == Opcode::Trap);
-    if (barrier) continue;
+    if (members[root] >= kMaxGroupMembers || crosses_call(p, root)) continue;
     ++members[root];
     vec_.nan_root[p] = root;
     vec_.nan_first[root] = p;
