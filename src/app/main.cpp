@@ -63,6 +63,16 @@ runtime::PersistOptions persist_options(const Settings& settings, const elf::Loa
   return persist;
 }
 
+// What the kernel would have mapped for the program: its segments and its
+// stack (below it the guard page, which is mapped PROT_NONE).
+void record_initial_mappings(const elf::LoadedImage& image, const elf::StackInfo& stack, bool executable_stack) {
+  sys::AddressSpace& space = sys::process().address_space;
+  for (const elf::MappedSegment& seg : image.segments) space.map(seg.start, seg.end - seg.start, seg.host_prot);
+  space.map(stack.mapping_start, stack.mapping_size,
+            PROT_READ | PROT_WRITE | (executable_stack ? PROT_EXEC : 0));
+  space.protect(stack.mapping_start, stack.stack_low - stack.mapping_start, PROT_NONE);
+}
+
 [[noreturn]] void run_program(const Settings& settings, const std::vector<std::string>& guest_argv) {
   const std::string& path = guest_argv[0];
   elf::ElfInfo info = elf::inspect_elf(path);
@@ -76,6 +86,7 @@ runtime::PersistOptions persist_options(const Settings& settings, const elf::Loa
   elf::StackOptions stack;
   stack.hwcap = x86::cpuid_leaf1_edx();
   stack.execfn = path;
+  stack.executable = info.wants_executable_stack();
   // The kernel keeps the space above a program for its heap (brk); phybin's
   // own mappings made before the guest starts (its stack, the code cache)
   // must not land there, as they would under an allocator that searches
@@ -83,7 +94,8 @@ runtime::PersistOptions persist_options(const Settings& settings, const elf::Loa
   constexpr size_t kHeapGap = size_t{1} << 30;
   void* heap_gap = mmap(reinterpret_cast<void*>(image.brk_start), kHeapGap, PROT_NONE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
-  uint64_t rsp = elf::build_initial_stack(image, guest_argv, envp, stack);
+  elf::StackInfo stack_info;
+  uint64_t rsp = elf::build_initial_stack(image, guest_argv, envp, stack, &stack_info);
 
   sys::ProcessConfig process;
   process.guest_exe_path = absolute_path(path);
@@ -92,6 +104,7 @@ runtime::PersistOptions persist_options(const Settings& settings, const elf::Loa
   process.invalidate_code = &runtime::invalidate_guest_code;
   process.host_signal_handler = &runtime::host_signal_handler;
   sys::init_process(process);
+  record_initial_mappings(image, stack_info, stack.executable);
 
   static GuestState state;
   state.rip = image.entry;

@@ -24,7 +24,16 @@ struct Stubs {
   // called) and returns from enter(): guest state must already be in memory.
   // Used to divert the guest to a signal handler from a helper or a fault.
   void (*leave)(GuestState*) = nullptr;
+  // What an empty entry of the indirect-branch table points at: a guest
+  // target equal to the entry's key (kEmptyLookupKey) lands here and goes
+  // to the dispatcher like any miss, so no guest address ever reaches a
+  // host address that is not code.
+  const uint32_t* empty_entry = nullptr;
 };
+
+// The key of an empty indirect-branch table entry: non-canonical, so no
+// translated block is ever registered under it.
+inline constexpr uint64_t kEmptyLookupKey = uint64_t{0x8000} << 48;
 
 // Where the code of one guest instruction begins in a compiled block:
 // offset in 32-bit words from the block's first word, and the instruction's

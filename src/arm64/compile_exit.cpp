@@ -91,6 +91,12 @@ Stubs emit_stubs(Assembler& a) {
   stubs.leave = reinterpret_cast<void (*)(GuestState*)>(a.cursor());
   a.mov(Size::X, kState, x0);
   a.b(to_host);
+
+  // empty_entry: reached only by a guest jump to kEmptyLookupKey itself.
+  stubs.empty_entry = a.cursor();
+  a.movz(Size::X, kTmp1, static_cast<uint16_t>(kEmptyLookupKey >> 48), 48);
+  a.movz(Size::X, kTmp0, 0);
+  a.b(stubs.exit);
   return stubs;
 }
 

@@ -20,6 +20,13 @@ enum GuestReg : uint8_t {
 // What raise_signal reports besides plain signal numbers: an unmasked SSE
 // floating-point exception (#XM: SIGFPE with the si_code of the exception).
 constexpr int kTrapSimdFp = 0x108;
+// An instruction that runs into memory that cannot be fetched (unmapped or
+// not executable): SIGSEGV with the first such byte as the address.  Below
+// 256, as it travels in a Trap's 8-bit aux, and above every signal number.
+constexpr int kTrapCodeFetch = 0xC0;
+// An instruction phybin does not translate: SIGILL when the guest handles
+// it (as a CPU without the instruction), else PHYBIN_ERR_ILLEGAL_INSTR.
+constexpr int kTrapUntranslatable = 0xC1;
 
 // Bit positions in RFLAGS.
 enum FlagBit : uint8_t { kCF = 0, kPF = 2, kAF = 4, kZF = 6, kSF = 7, kDF = 10, kOF = 11 };

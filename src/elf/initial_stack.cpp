@@ -160,7 +160,8 @@ uint64_t build_initial_stack(const LoadedImage& image, const std::vector<std::st
 
   // The lowest page stays inaccessible: running off the stack faults instead
   // of scribbling over whatever lies below.
-  uint64_t mapping = map_anywhere_for_guest(size + page, PROT_READ | PROT_WRITE, MAP_NORESERVE, "guest stack");
+  const int prot = PROT_READ | PROT_WRITE | (options.executable ? PROT_EXEC : 0);
+  uint64_t mapping = map_anywhere_for_guest(size + page, prot, MAP_NORESERVE, "guest stack");
   ::mprotect(reinterpret_cast<void*>(mapping), page, PROT_NONE);
   StackInfo where;
   where.mapping_start = mapping;

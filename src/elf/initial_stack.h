@@ -33,6 +33,8 @@ struct StackOptions {
   uint64_t min_signal_stack_size = 2048;
   // AT_EXECFN: the path the program was started by; "" means the image's path.
   std::string execfn;
+  // PT_GNU_STACK asks for PF_X (GCC's nested-function trampolines).
+  bool executable = false;
 };
 
 // Where the pieces of the initial stack ended up; addresses are guest ==

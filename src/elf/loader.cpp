@@ -196,6 +196,7 @@ uint64_t phdr_address(const ElfInfo& info, uint64_t bias) {
 int host_protection(uint32_t p_flags) {
   int prot = PROT_NONE;
   if (p_flags & (PF_R | PF_X)) prot |= PROT_READ;
+  if (p_flags & PF_X) prot |= PROT_EXEC;
   if (p_flags & PF_W) prot |= PROT_WRITE;
   return prot;
 }

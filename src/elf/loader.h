@@ -45,8 +45,10 @@ LoadedImage load_image(const ElfInfo& info);
 // Unmaps what load_image mapped (tests, and a failed start).
 void unmap_image(const LoadedImage& image);
 
-// Host PROT_* for a segment's p_flags.  Guest code is never executed by the
-// host, only read by the translator: PF_X gives PROT_READ, never PROT_EXEC.
+// Host PROT_* for a segment's p_flags.  The host never runs guest code; it
+// keeps PROT_EXEC as the guest's own record of what it may execute (the
+// translator fetches only from there, as an x86-64 CPU).  PF_X alone is
+// readable too, as on x86-64.
 int host_protection(uint32_t p_flags);
 
 }  // namespace phybin::elf

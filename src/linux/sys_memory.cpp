@@ -13,6 +13,10 @@
 namespace phybin::sys {
 namespace {
 
+// The protection bits the address space records (PROT_GROWSDOWN & co.
+// only say how the call applies).
+constexpr uint64_t kGuestProtBits = PROT_READ | PROT_WRITE | PROT_EXEC;
+
 uint64_t page_up(uint64_t value) {
   const uint64_t page = process().page_size;
   return (value + page - 1) & ~(page - 1);
@@ -49,7 +53,10 @@ int64_t mmap_32bit(const SyscallArgs& s, uint64_t prot, uint64_t flags) {
     if (address == 0) return -ENOMEM;
     const int64_t r = host_syscall(SYS_mmap, address, s.a[1], prot, flags | MAP_FIXED_NOREPLACE,
                                    s.a[4], s.a[5]);
-    if (r == static_cast<int64_t>(address)) return r;
+    if (r == static_cast<int64_t>(address)) {
+      process().address_space.map(address, s.a[1], static_cast<int>(prot & kGuestProtBits));
+      return r;
+    }
     // A kernel older than 4.17 takes MAP_FIXED_NOREPLACE as a mere hint.
     if (r >= 0) host_syscall(SYS_munmap, r, s.a[1]);
     if (r != -EEXIST) return r >= 0 ? -ENOMEM : r;  // EEXIST: lost a race, look again
@@ -64,26 +71,37 @@ int64_t sys_mmap(const SyscallArgs& s) {
   const uint64_t flags = s.a[3] & ~kX86Map32Bit;
   if ((s.a[3] & kX86Map32Bit) && !(flags & MAP_FIXED)) return mmap_32bit(s, prot, flags);
   const int64_t r = host_syscall(SYS_mmap, s.a[0], s.a[1], prot, flags, s.a[4], s.a[5]);
-  if (r >= 0 && (flags & MAP_FIXED)) invalidate_guest_code(s.a[0], s.a[1]);
+  if (r < 0) return r;
+  process().address_space.map(static_cast<uint64_t>(r), s.a[1], static_cast<int>(prot & kGuestProtBits));
+  if (flags & MAP_FIXED) invalidate_guest_code(s.a[0], s.a[1]);
   return r;
 }
 
 int64_t sys_munmap(const SyscallArgs& s) {
   const int64_t r = host_syscall(SYS_munmap, s.a[0], s.a[1]);
-  if (r == 0) invalidate_guest_code(s.a[0], s.a[1]);
+  if (r == 0) {
+    process().address_space.unmap(s.a[0], s.a[1]);
+    invalidate_guest_code(s.a[0], s.a[1]);
+  }
   return r;
 }
 
 int64_t sys_mprotect(const SyscallArgs& s) {
   if (s.a[2] & ~kX86ProtKnown) return -EINVAL;  // as x86-64's mprotect answers
   const int64_t r = host_syscall(SYS_mprotect, s.a[0], s.a[1], s.a[2]);
-  if (r == 0) invalidate_guest_code(s.a[0], s.a[1]);
+  if (r == 0) {
+    process().address_space.protect(s.a[0], s.a[1], static_cast<int>(s.a[2] & kGuestProtBits));
+    invalidate_guest_code(s.a[0], s.a[1]);
+  }
   return r;
 }
 
 int64_t sys_mremap(const SyscallArgs& s) {
   const int64_t r = host_syscall(SYS_mremap, s.a[0], s.a[1], s.a[2], s.a[3], s.a[4]);
-  if (r >= 0) invalidate_guest_code(s.a[0], s.a[1]);
+  if (r >= 0) {
+    process().address_space.remap(s.a[0], s.a[1], static_cast<uint64_t>(r), s.a[2], (s.a[3] & MREMAP_DONTUNMAP) != 0);
+    invalidate_guest_code(s.a[0], s.a[1]);
+  }
   return r;
 }
 
@@ -106,11 +124,13 @@ int64_t sys_brk(const SyscallArgs& s) {
            static_cast<unsigned long long>(request), static_cast<long long>(r));
       return static_cast<int64_t>(p.brk_current);
     }
+    p.address_space.map(p.brk_mapped_end, grow, PROT_READ | PROT_WRITE);
   } else if (new_end < p.brk_mapped_end) {
     const uint64_t shrink = p.brk_mapped_end - new_end;
     if (host_syscall(SYS_munmap, new_end, shrink) != 0) {
       return static_cast<int64_t>(p.brk_current);
     }
+    p.address_space.unmap(new_end, shrink);
     invalidate_guest_code(new_end, shrink);
   }
   p.brk_mapped_end = new_end;

@@ -103,6 +103,7 @@ void init_process(const ProcessConfig& config) {
   p.config = config;
   const long page = sysconf(_SC_PAGESIZE);
   p.page_size = page > 0 ? static_cast<uint64_t>(page) : 4096;
+  p.address_space.set_page_size(p.page_size);
   p.brk_start = config.initial_brk;
   p.brk_current = config.initial_brk;
   // The loader mapped the page holding the initial break.

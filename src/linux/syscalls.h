@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/guest_state.h"
+#include "linux/address_space.h"
 #include "linux/x86_abi.h"
 
 namespace phybin::sys {
@@ -40,6 +41,9 @@ struct ProcessConfig {
 struct ProcessInfo {
   ProcessConfig config;
   uint64_t page_size = 4096;  // host page size: brk and MAP_32BIT granularity
+  // What the guest mapped: the loader's image and stack (added by the
+  // caller of init_process) and every mmap-family call since.
+  AddressSpace address_space;
 
   // Emulated program break: the kernel's brk belongs to phybin itself.
   uint64_t brk_start = 0;       // lowest break the guest may ask for

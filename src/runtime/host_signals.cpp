@@ -90,29 +90,21 @@ void divert_to_dispatcher(ucontext_t* uc, Runtime* rt, GuestState* st) {
 }
 
 // A fault of the guest: in translated code (registers in the host
-// context, the instruction from the block's side table), after a jump to
-// an address without code (the indirect-branch table's empty entry sends
-// it to host address 0; x17 holds the guest target), or in a helper
-// (guest state in memory, RIP stored before the call).
+// context, the instruction from the block's side table) or in a helper
+// (guest state in memory, RIP stored before the call).  A jump to guest
+// code that is not there never faults here: the dispatcher finds it.
 bool divert_guest_fault(int sig, siginfo_t* info, ucontext_t* uc, Runtime* rt) {
   GuestThreadFlags& flags = thread_flags();
   if (!flags.in_guest || flags.busy) return false;
   GuestState* st = rt->guest_state();
   const mcontext_t& mc = uc->uc_mcontext;
   const auto* pc = reinterpret_cast<const void*>(mc.pc);
-  const auto address = reinterpret_cast<uint64_t>(info->si_addr);
   const bool in_translated_code = mc.regs[arm64::regmap::kState.code] == reinterpret_cast<uint64_t>(st);
   uint64_t guest_pc;
   if (in_translated_code && rt->guest_pc_of(pc, guest_pc)) {
     capture_guest_registers(*st, mc);
     st->rip = guest_pc;
     queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));
-  } else if (in_translated_code && mc.pc == address && mc.regs[arm64::regmap::kTmp1.code] == address) {
-    capture_guest_registers(*st, mc);
-    st->rip = address;
-    sys::GuestSignal g = fault_signal(sig, info, false);
-    g.err = sys::kX86PfUser | sys::kX86PfFetch;
-    queue_sync_signal(g);
   } else if (!rt->in_code_cache(pc)) {
     queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));
   } else {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <iterator>
 #include <string>
 
@@ -36,10 +37,7 @@ uint64_t host_page_size() {
 }
 
 LookupEntry* new_lookup_table() {
-  // Zero-filled pages: an empty entry {0, nullptr} sends a guest jump to
-  // address 0 to host address 0, which faults (the fault handler makes it
-  // the guest's SIGSEGV at 0, as natively).
-  return static_cast<LookupEntry*>(std::calloc(kLookupEntries, sizeof(LookupEntry)));
+  return static_cast<LookupEntry*>(std::malloc(kLookupEntries * sizeof(LookupEntry)));
 }
 
 // What the frontend may use of the host: the CRC32 instructions, the AES
@@ -83,20 +81,32 @@ Runtime::Runtime(const RuntimeOptions& options)
   x86::set_helper_hooks(make_hooks());
   x86::sse::set_exact_flags(options.exact_mxcsr);
   frontend_.set_fp_mode(initial_fp_mode());
+  frontend_.set_code_memory(&protect_);
   backend_.stubs = cache_.stubs();
   backend_.helpers = &helpers_;
   backend_.raise_signal = &raise_guest_signal;
   backend_.lookup_mask = kLookupEntries - 1;
   lookup_.reset(new_lookup_table());
   empty_lookup_.reset(new_lookup_table());
+  clear_lookup(lookup_.get());
+  clear_lookup(empty_lookup_.get());
   g_runtime = this;
 }
 
 void Runtime::flush() {
   cache_.flush();
   blocks_.clear();
-  std::memset(lookup_.get(), 0, kLookupEntries * sizeof(LookupEntry));
+  clear_lookup(lookup_.get());
   logf(LogLevel::Info, "phybin: code cache flushed (%u so far)", cache_.flush_count());
+}
+
+// An empty entry matches no guest address but kEmptyLookupKey, and even
+// that one lands on a stub that asks the dispatcher: a guest jump to
+// address 0 (or anywhere without code) misses and gets its SIGSEGV there.
+LookupEntry Runtime::empty_lookup_entry() const { return LookupEntry{arm64::kEmptyLookupKey, cache_.stubs().empty_entry}; }
+
+void Runtime::clear_lookup(LookupEntry* table) const {
+  std::fill(table, table + kLookupEntries, empty_lookup_entry());
 }
 
 // `site` is an exit's B, or the conditional branch of a taken exit: that is
@@ -193,6 +203,17 @@ BlockTable::Index Runtime::translate(uint64_t pc) {
   }
 }
 
+void Runtime::raise_fetch_fault(GuestState& st) {
+  const uint64_t end = protect_.executable_end(st.rip);
+  raise_exec_fault(st, end, protect_.is_mapped(end));
+}
+
+void Runtime::untranslatable(const GuestState& st) const {
+  const std::string message = frontend_.untranslatable_message(st.rip);
+  if (!guest_handles_fault(SIGILL)) fatal(ErrorCode::PHYBIN_ERR_ILLEGAL_INSTR, message);
+  logf(LogLevel::Warn, "phybin: %s: the guest's SIGILL handler runs, as on a CPU without it", message.c_str());
+}
+
 // The block that changed MXCSR ends with an indirect exit (family_sse.cpp):
 // with an empty table that exit comes back to the dispatcher, which then
 // retranslates in the other mode.
@@ -243,7 +264,7 @@ void Runtime::run(GuestState& state) {
     }
     BlockTable::Index block = lookup_or_translate(state.rip);
     if (block == BlockTable::kNone) {
-      raise_exec_fault(state);
+      raise_fetch_fault(state);
       continue;
     }
     // Link the exit we came from, unless a flush threw its code away.

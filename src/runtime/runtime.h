@@ -81,6 +81,13 @@ class Runtime {
   // Async signal handler: makes the translated code running at host `pc`
   // come back to the dispatcher at its next block exit.
   void force_exit(const void* pc);
+  // The guest instruction at st.rip runs into memory it cannot fetch:
+  // queues its SIGSEGV.
+  void raise_fetch_fault(GuestState& st);
+  // The instruction at st.rip is one phybin does not translate: stops with
+  // PHYBIN_ERR_ILLEGAL_INSTR unless the guest handles SIGILL (then the
+  // caller delivers it, as a CPU without the instruction would).
+  void untranslatable(const GuestState& st) const;
   // ProcessConfig::invalidate_code: guest memory [start, start + length)
   // was unmapped, remapped or changed protection.
   void invalidate(uint64_t start, uint64_t length);
@@ -96,6 +103,8 @@ class Runtime {
   // kNone when guest code at pc is not mapped (the guest then gets SIGSEGV).
   BlockTable::Index lookup_or_translate(uint64_t pc);
   BlockTable::Index translate(uint64_t pc);
+  LookupEntry empty_lookup_entry() const;
+  void clear_lookup(LookupEntry* table) const;
   const uint32_t* emit_block(const ir::Block& block);
   void link(uint32_t* site, BlockTable::Index target);
   void log_block(const ir::Block& block, const void* code, size_t words) const;

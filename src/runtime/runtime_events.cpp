@@ -82,7 +82,7 @@ void Runtime::drop_code(uint64_t begin, uint64_t end) {
   flags.busy = 1;
   size_t n = blocks_.invalidate(begin, end, [&](const BlockInfo& info) {
     LookupEntry& e = lookup_[info.guest_start & (kLookupEntries - 1)];
-    if (e.guest == info.guest_start && e.host == info.host) e = LookupEntry{0, nullptr};
+    if (e.guest == info.guest_start && e.host == info.host) e = empty_lookup_entry();
   });
   if (n) forget_code_pending_ = true;
   flags.busy = was_busy;

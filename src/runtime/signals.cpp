@@ -220,6 +220,10 @@ int first_ready_signal() {
 }  // namespace
 
 sigjmp_buf* copy_guard() { return g_copy_guard; }
+
+bool guest_handles_fault(int sig) {
+  return is_real_handler(sys::process().signal_actions[sig].handler) && !(sys::guest_signal_mask() & bit(sig));
+}
 bool signals_held() { return g_pending.held != 0; }
 
 void set_temporary_mask_syscall(bool on) { g_temporary_mask = on; }
@@ -296,23 +300,30 @@ void raise_guest_signal(GuestState* state, int signal) {
   logf(LogLevel::Info, "phybin: guest signal %d at %#llx", signal, static_cast<unsigned long long>(state->rip));
   Runtime* rt = Runtime::current();
   if (!rt) die_of_signal(signal);
-  queue_sync_signal(signal == kTrapSimdFp ? simd_fp_signal(*state) : trap_signal(signal, state->rip));
+  if (signal == kTrapUntranslatable) {
+    rt->untranslatable(*state);
+    signal = SIGILL;
+  }
+  if (signal == kTrapCodeFetch) rt->raise_fetch_fault(*state);
+  else queue_sync_signal(signal == kTrapSimdFp ? simd_fp_signal(*state) : trap_signal(signal, state->rip));
   state->exit_link = 0;
   rt->stubs().leave(state);
   __builtin_unreachable();
 }
 
-void raise_exec_fault(GuestState& st) {
+void raise_exec_fault(GuestState& st, uint64_t address, bool mapped) {
+  constexpr int kSegvAccerr = 2;
   GuestSignal g;
   g.sig = SIGSEGV;
   g.info.si_signo = SIGSEGV;
-  g.info.si_code = kSegvMaperr;
-  g.info.fields[0] = st.rip;
+  g.info.si_code = mapped ? kSegvAccerr : kSegvMaperr;
+  g.info.fields[0] = address;
   g.trapno = sys::kX86TrapPageFault;
-  g.err = sys::kX86PfUser | sys::kX86PfFetch;
-  g.cr2 = st.rip;
-  logf(LogLevel::Info, "phybin: guest jumped to %#llx, which holds no readable code",
-       static_cast<unsigned long long>(st.rip));
+  g.err = sys::kX86PfUser | sys::kX86PfFetch | (mapped ? sys::kX86PfProtection : 0);
+  g.cr2 = address;
+  logf(LogLevel::Info, "phybin: guest code at %#llx runs into %#llx, which is %s",
+       static_cast<unsigned long long>(st.rip), static_cast<unsigned long long>(address),
+       mapped ? "not executable" : "not mapped");
   queue_sync_signal(g);
 }
 

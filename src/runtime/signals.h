@@ -65,9 +65,14 @@ void set_temporary_mask_syscall(bool on);
 // mask and the alternate stack from the frame at RSP - 8.
 void sigreturn(GuestState& st);
 
-// The dispatcher found no readable guest code at st.rip: queues the
-// SIGSEGV of that jump.
-void raise_exec_fault(GuestState& st);
+// The instruction at st.rip cannot be fetched: its bytes from `address`
+// on are unmapped (`mapped` false) or not executable.  Queues the SIGSEGV
+// the x86-64 kernel gives for that fetch.
+void raise_exec_fault(GuestState& st, uint64_t address, bool mapped);
+
+// Whether a fault raising `sig` now would run a guest handler (one is set
+// and the signal is not blocked).
+bool guest_handles_fault(int sig);
 
 // Ends the process with `sig` as if the guest had not handled it.
 [[noreturn]] void die_of_signal(int sig);

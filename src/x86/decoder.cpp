@@ -12,6 +12,14 @@ Decoder::Decoder() {
   // without: CPUID advertises both (helpers.cpp), so decoding must agree.
   ZydisDecoderEnableMode(&decoder_, ZYDIS_DECODER_MODE_TZCNT, ZYAN_TRUE);
   ZydisDecoderEnableMode(&decoder_, ZYDIS_DECODER_MODE_LZCNT, ZYAN_TRUE);
+  // MPX, CET and CLDEMOTE reuse the hint-NOP space 0F 18-1F (bndmov, rdssp,
+  // endbr64, cldemote ...).  CPUID advertises none of them, and a CPU
+  // without them runs those encodings as the NOPs they are: decode them so
+  // (libgcc's unwinder reads the shadow-stack pointer with rdsspq, which
+  // must leave its zeroed register alone).
+  ZydisDecoderEnableMode(&decoder_, ZYDIS_DECODER_MODE_MPX, ZYAN_FALSE);
+  ZydisDecoderEnableMode(&decoder_, ZYDIS_DECODER_MODE_CET, ZYAN_FALSE);
+  ZydisDecoderEnableMode(&decoder_, ZYDIS_DECODER_MODE_CLDEMOTE, ZYAN_FALSE);
   ZydisFormatterInit(&formatter_, ZYDIS_FORMATTER_STYLE_INTEL);
 }
 
@@ -20,7 +28,9 @@ bool Decoder::decode(const uint8_t* code, size_t max_len, uint64_t address, Deco
   // Only the visible operands: handlers never read the hidden ones (flags,
   // implicit RSP/RAX...), and decoding them costs a third of the time.
   ZydisDecoderContext context;
-  if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&decoder_, &context, code, max_len, &out.info))) return false;
+  const ZyanStatus status = ZydisDecoderDecodeInstruction(&decoder_, &context, code, max_len, &out.info);
+  out.truncated = status == ZYDIS_STATUS_NO_MORE_DATA;
+  if (!ZYAN_SUCCESS(status)) return false;
   return ZYAN_SUCCESS(ZydisDecoderDecodeOperands(&decoder_, &context, &out.info, out.ops,
                                                  out.info.operand_count_visible));
 }

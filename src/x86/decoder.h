@@ -13,6 +13,9 @@ struct DecodedInsn {
   ZydisDecodedInstruction info;
   ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
   uint64_t address = 0;
+  // decode() failed because the bytes ended inside the instruction (it
+  // runs into memory that cannot be fetched), not because they are invalid.
+  bool truncated = false;
 };
 
 class Decoder {

@@ -73,11 +73,13 @@ bool jrcxz(Ctx& c) {
 }
 
 // loop / loope / loopne: decrement RCX (flags untouched), then branch.
+// With the address-size prefix the count is ECX, written as any 32-bit
+// register (zero-extended).
 bool loop(Ctx& c) {
-  if (c.d.info.address_width != 64) return false;
-  Value rcx = c.b.binary(Opcode::Sub, Type::I64, c.b.get_reg(RCX), c.b.constant(Type::I64, 1));
-  c.b.set_reg(RCX, rcx);
-  Value cond = c.b.icmp(ir::Cond::NE, rcx, c.b.constant(Type::I64, 0));
+  const Type t = c.d.info.address_width == 32 ? Type::I32 : Type::I64;
+  Value count = c.b.binary(Opcode::Sub, t, c.b.trunc(t, c.b.get_reg(RCX)), c.b.constant(t, 1));
+  c.b.set_reg(RCX, t == Type::I64 ? count : c.b.zext(Type::I64, count));
+  Value cond = c.b.icmp(ir::Cond::NE, count, c.b.constant(t, 0));
   if (c.mnemonic() != ZYDIS_MNEMONIC_LOOP) {
     Value zf = c.b.get_flag(kZF);
     if (c.mnemonic() == ZYDIS_MNEMONIC_LOOPNE) zf = c.b.binary(Opcode::Xor, Type::I1, zf, c.b.constant(Type::I1, 1));

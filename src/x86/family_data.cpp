@@ -1,6 +1,8 @@
 // Data movement: mov and its extending forms, lea, xchg, push/pop (64 and
 // 16 bits), cmovcc, setcc, sign-extension of the accumulator, bswap,
 // enter/leave, nops, cmpxchg, xadd.
+#include <cstddef>
+
 #include "x86/flags.h"
 #include "x86/operands.h"
 
@@ -118,6 +120,22 @@ bool bswap(Ctx& c) {
     return true;
   }
   write_operand(c, 0, c.b.unary(Opcode::Bswap, t, read_operand(c, 0)));
+  return true;
+}
+
+// xlat: AL = [RBX + AL] (EBX + AL with the address-size prefix), through
+// an FS or GS override when there is one.
+bool xlat(Ctx& c) {
+  Value addr = c.b.binary(Opcode::Add, Type::I64, c.b.get_reg(RBX),
+                          c.b.zext(Type::I64, c.b.trunc(Type::I8, c.b.get_reg(RAX))));
+  if (c.d.info.address_width == 32) addr = c.b.zext(Type::I64, c.b.trunc(Type::I32, addr));
+  const auto attrs = c.d.info.attributes;
+  if (attrs & (ZYDIS_ATTRIB_HAS_SEGMENT_FS | ZYDIS_ATTRIB_HAS_SEGMENT_GS)) {
+    const uint32_t base = (attrs & ZYDIS_ATTRIB_HAS_SEGMENT_FS) ? offsetof(GuestState, fs_base)
+                                                                 : offsetof(GuestState, gs_base);
+    addr = c.b.binary(Opcode::Add, Type::I64, c.b.load_state(Type::I64, base), addr);
+  }
+  c.b.set_reg(RAX, c.b.insert(Type::I64, c.b.get_reg(RAX), c.b.load(Type::I8, addr), 0, 8));
   return true;
 }
 
@@ -241,6 +259,7 @@ void register_data(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_CDQ, sign_to_rdx);
   t.add(ZYDIS_MNEMONIC_CQO, sign_to_rdx);
   t.add(ZYDIS_MNEMONIC_BSWAP, bswap);
+  t.add(ZYDIS_MNEMONIC_XLAT, xlat);
   t.add(ZYDIS_MNEMONIC_LEAVE, leave);
   t.add(ZYDIS_MNEMONIC_ENTER, enter);
   t.add(ZYDIS_MNEMONIC_NOP, nop);
@@ -250,6 +269,8 @@ void register_data(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_PREFETCHT2, nop);
   t.add(ZYDIS_MNEMONIC_PREFETCHNTA, nop);
   t.add(ZYDIS_MNEMONIC_PREFETCHW, nop);
+  t.add(ZYDIS_MNEMONIC_PREFETCH, nop);      // 0F 0D /0 and the reserved forms: hints
+  t.add(ZYDIS_MNEMONIC_PREFETCHWT1, nop);
   t.add(ZYDIS_MNEMONIC_CMPXCHG, cmpxchg);
   t.add(ZYDIS_MNEMONIC_XADD, xadd);
 }

@@ -276,6 +276,7 @@ void register_moves(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_FXRSTOR64, fxsave<false>);
   t.add(ZYDIS_MNEMONIC_CLFLUSH, nop);
   t.add(ZYDIS_MNEMONIC_CLFLUSHOPT, nop);
+  t.add(ZYDIS_MNEMONIC_CLWB, nop);
 }
 
 }  // namespace sse

@@ -9,7 +9,6 @@ namespace {
 
 template <StringOp::Kind kKind>
 bool string_op(Ctx& c) {
-  if (c.d.info.address_width != 64) return false;
   const auto attrs = c.d.info.attributes;
   StringOp::RepKind rep = StringOp::None;
   if (attrs & ZYDIS_ATTRIB_HAS_REPE) rep = StringOp::RepE;
@@ -17,7 +16,7 @@ bool string_op(Ctx& c) {
   else if (attrs & ZYDIS_ATTRIB_HAS_REP) rep = StringOp::Rep;
   if (kKind != StringOp::Cmps && kKind != StringOp::Scas && rep != StringOp::None) rep = StringOp::Rep;
   unsigned size = c.d.info.operand_width / 8;
-  uint64_t packed = StringOp::pack(kKind, rep, size);
+  uint64_t packed = StringOp::pack(kKind, rep, size, c.d.info.address_width == 32);
   c.b.call(ir::Type::Void, reinterpret_cast<const void*>(&helper_string), c.b.constant(ir::Type::I64, packed));
   return true;
 }

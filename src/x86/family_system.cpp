@@ -33,6 +33,16 @@ bool rdtsc(Ctx& c) {
   return true;
 }
 
+bool rdtscp(Ctx& c) {
+  c.b.call(Type::Void, reinterpret_cast<const void*>(&helper_rdtscp));
+  return true;
+}
+
+bool rdpid(Ctx& c) {
+  write_operand(c, 0, c.b.call(Type::I64, reinterpret_cast<const void*>(&helper_tsc_aux)));
+  return true;
+}
+
 // Faults (ud2, hlt) report the instruction's own address; the int3 trap
 // reports the address after it, as the CPU does.
 template <int kSignal>
@@ -93,6 +103,8 @@ void register_system(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_SYSCALL, syscall);
   t.add(ZYDIS_MNEMONIC_CPUID, cpuid);
   t.add(ZYDIS_MNEMONIC_RDTSC, rdtsc);
+  t.add(ZYDIS_MNEMONIC_RDTSCP, rdtscp);
+  t.add(ZYDIS_MNEMONIC_RDPID, rdpid);
   // CPUID does not advertise OSXSAVE, so xgetbv is #UD as on such a CPU.
   t.add(ZYDIS_MNEMONIC_XGETBV, trap<SIGILL>);
   t.add(ZYDIS_MNEMONIC_UD2, trap<SIGILL>);

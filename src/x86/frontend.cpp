@@ -130,22 +130,24 @@ void Frontend::translate(uint64_t rip, unsigned max_insns, ir::Block& block) con
   DecodedInsn* insns_begin = decode_buffer_.get();
   size_t count = 0;
   uint64_t pc = rip;
+  fetch_begin_ = fetch_end_ = 0;  // the guest's mappings may have changed since the last block
   while (count < max_insns) {
     DecodedInsn& insn = insns_begin[count++];
-    if (!decoder_.decode(guest_code(pc), kMaxInsnLength, pc, insn)) {
+    const size_t available = fetchable(pc);
+    if (available == 0 || !decoder_.decode(guest_code(pc), available, pc, insn)) {
       --count;
       if (count) break;
-      // Natively an undecodable instruction raises SIGILL: so does the guest.
-      b.emit(ir::Opcode::Trap, ir::Type::Void, ir::kNoValue, ir::kNoValue, ir::kNoValue, pc, SIGILL);
-      block.guest_insns = 1;
-      block.exit = ir::Exit{ir::ExitKind::Jump, ir::kNoValue, ir::kNoValue, pc, 0, 0};
-      block.guest_end = pc + 1;
+      // Natively an undecodable instruction raises SIGILL, and one that runs
+      // into memory it cannot fetch raises SIGSEGV: so does the guest.
+      const int signal = available < kMaxInsnLength && insn.truncated ? kTrapCodeFetch : SIGILL;
+      trap_block(b, pc, 1, signal);
       return;
     }
     if (!can_translate(insn)) {
-      if (count == 1) report_untranslatable(insn, guest_code(pc));
       --count;
-      break;
+      if (count) break;
+      trap_block(b, pc, insn.info.length, kTrapUntranslatable);
+      return;
     }
     pc += insn.info.length;
     if (ends_block(insn.info)) break;
@@ -165,7 +167,10 @@ void Frontend::translate(uint64_t rip, unsigned max_insns, ir::Block& block) con
   for (size_t i = 0; i < count && !ends; ++i) {
     const size_t first = block.insts.size();
     if (!translate_one(b, insns[i], live_after[i] | kFlagMask(kDF), flags, ends)) {
-      if (i == 0) report_untranslatable(insns[i], guest_code(insns[i].address));
+      if (i == 0) {
+        trap_block(b, insns[0].address, insns[0].info.length, kTrapUntranslatable);
+        return;
+      }
       break;
     }
     ++block.guest_insns;
@@ -216,7 +221,9 @@ const Frontend::PeekInfo* Frontend::peek(uint64_t pc) const {
   auto it = peek_cache_.find(pc);
   if (it != peek_cache_.end()) return &it->second;
   ZydisDecodedInstruction insn;
-  if (!decoder_.decode_instruction(guest_code(pc), kMaxInsnLength, insn) || !handlers_.find(insn.mnemonic))
+  const size_t available = fetchable(pc);
+  if (available == 0 || !decoder_.decode_instruction(guest_code(pc), available, insn) ||
+      !handlers_.find(insn.mnemonic))
     return nullptr;
   PeekInfo info;
   info.tested = static_cast<uint16_t>(flags_tested(insn));
@@ -269,22 +276,48 @@ uint64_t Frontend::flags_read_after(uint64_t rip, int budget) const {
   return (live | (kAllArith & ~written)) & kAllArith;
 }
 
+size_t Frontend::fetchable(uint64_t pc) const {
+  if (!code_memory_) return kMaxInsnLength;
+  if (pc < fetch_begin_ || pc >= fetch_end_) {
+    fetch_begin_ = pc;
+    fetch_end_ = code_memory_->executable_end(pc);  // == pc: nothing, asked again next time
+  }
+  return static_cast<size_t>(std::min<uint64_t>(kMaxInsnLength, fetch_end_ - pc));
+}
+
 void Frontend::new_lookahead_range(uint64_t begin, uint64_t end) const { lookahead_.emplace_back(begin, end); }
 
-void Frontend::report_untranslatable(const DecodedInsn& insn, const uint8_t* code) const {
+// The block of one instruction that traps: the runtime delivers what the
+// CPU would (SIGILL, SIGSEGV) or, for an instruction phybin does not
+// translate and a guest without a SIGILL handler, stops with
+// PHYBIN_ERR_ILLEGAL_INSTR.
+void Frontend::trap_block(ir::Builder& b, uint64_t pc, unsigned length, int code) const {
+  ir::Block& block = b.block();
+  block.insts.clear();
+  b.emit(ir::Opcode::Trap, ir::Type::Void, ir::kNoValue, ir::kNoValue, ir::kNoValue, pc, code);
+  block.guest_insns = 1;
+  block.exit = ir::Exit{ir::ExitKind::Jump, ir::kNoValue, ir::kNoValue, pc, 0, 0};
+  block.guest_end = pc + length;
+}
+
+std::string Frontend::untranslatable_message(uint64_t rip) const {
   char where[64];
-  std::snprintf(where, sizeof where, "at guest address %#" PRIx64 ": ", insn.address);
-  throw Error(ErrorCode::PHYBIN_ERR_ILLEGAL_INSTR,
-              std::string(where) + "cannot translate '" + decoder_.format(insn) + "' (" +
-                  isa_extension_name(insn) + ", bytes " + bytes_hex(code, insn.info.length) +
-                  "); phybin does not support this instruction set extension yet");
+  std::snprintf(where, sizeof where, "at guest address %#" PRIx64 ": ", rip);
+  DecodedInsn insn;
+  const size_t available = fetchable(rip);
+  if (available == 0 || !decoder_.decode(guest_code(rip), available, rip, insn))
+    return std::string(where) + "cannot translate the instruction";
+  return std::string(where) + "cannot translate '" + decoder_.format(insn) + "' (" + isa_extension_name(insn) +
+         ", bytes " + bytes_hex(guest_code(rip), insn.info.length) +
+         "); phybin does not support this instruction set extension yet";
 }
 
 std::string Frontend::disassemble(uint64_t start, uint64_t end) const {
   std::string out;
   for (uint64_t pc = start; pc < end;) {
     DecodedInsn insn;
-    if (!decoder_.decode(guest_code(pc), kMaxInsnLength, pc, insn)) break;
+    const size_t available = fetchable(pc);
+    if (available == 0 || !decoder_.decode(guest_code(pc), available, pc, insn)) break;
     char head[32];
     std::snprintf(head, sizeof head, "  %#" PRIx64 ": ", pc);
     out += head + decoder_.format(insn) + "\n";

@@ -32,14 +32,27 @@ struct FrontendOptions {
   bool host_aes = true;
 };
 
+// Where guest code may be fetched from.  The translator never reads guest
+// memory beyond it: code may sit at the end of a mapping, next to memory
+// that is unmapped or not executable, and a fetch there is the guest's
+// SIGSEGV, not phybin's.
+class CodeMemory {
+ public:
+  virtual ~CodeMemory() = default;
+  // The end of the executable guest memory that holds `pc` (through
+  // adjacent executable mappings), or `pc` itself when `pc` is not in
+  // executable memory.
+  virtual uint64_t executable_end(uint64_t pc) = 0;
+};
+
 class Frontend {
  public:
   explicit Frontend(const Hooks& hooks, const FrontendOptions& options = {});
 
   // Translates the block starting at `rip` (guest memory is readable at the
-  // same host address), at most `max_insns` instructions.  Throws
-  // Error(PHYBIN_ERR_ILLEGAL_INSTR) when the first instruction is one phybin
-  // cannot translate; a later one just ends the block before it.
+  // same host address), at most `max_insns` instructions.  When the first
+  // instruction is one phybin cannot translate, the block is a Trap with
+  // kTrapUntranslatable; a later one just ends the block before it.
   ir::Block translate(uint64_t rip, unsigned max_insns) const;
   // The same into `block`, whose storage is reused (the runtime's way).
   void translate(uint64_t rip, unsigned max_insns, ir::Block& block) const;
@@ -53,6 +66,11 @@ class Frontend {
   void set_fp_mode(const ir::FpMode& mode) { fp_mode_ = mode; }
   const ir::FpMode& fp_mode() const { return fp_mode_; }
 
+  // Without one (unit tests), all guest memory counts as executable.
+  void set_code_memory(CodeMemory* memory) { code_memory_ = memory; }
+
+  // What PHYBIN_ERR_ILLEGAL_INSTR says about the instruction at `rip`.
+  std::string untranslatable_message(uint64_t rip) const;
   // Guest code of [start, end) as text, one instruction a line.
   std::string disassemble(uint64_t start, uint64_t end) const;
 
@@ -82,7 +100,9 @@ class Frontend {
     uint64_t target = 0;
   };
   const PeekInfo* peek(uint64_t pc) const;
-  [[noreturn]] void report_untranslatable(const DecodedInsn& insn, const uint8_t* code) const;
+  // How many bytes from `pc` on may be fetched, at most one instruction's.
+  size_t fetchable(uint64_t pc) const;
+  void trap_block(ir::Builder& b, uint64_t pc, unsigned length, int code) const;
   void note_lookahead(uint64_t begin, uint64_t end) const {
     if (!lookahead_.empty() && lookahead_.back().first <= begin && begin <= lookahead_.back().second) {
       if (end > lookahead_.back().second) lookahead_.back().second = end;
@@ -100,6 +120,9 @@ class Frontend {
   Handler handler_for(const DecodedInsn& insn) const;
   Hooks hooks_;
   FrontendOptions options_;
+  CodeMemory* code_memory_ = nullptr;
+  // The executable range fetchable() found last: [fetch_begin_, fetch_end_).
+  mutable uint64_t fetch_begin_ = 0, fetch_end_ = 0;
   // Translation scratch and knowledge, not part of the frontend's meaning.
   mutable std::unique_ptr<DecodedInsn[]> decode_buffer_;
   mutable unsigned decode_capacity_ = 0;

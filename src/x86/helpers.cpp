@@ -62,55 +62,82 @@ void helper_fp_traps_changed(GuestState* s) {
   if (g_hooks.fp_traps_changed) g_hooks.fp_traps_changed(s);
 }
 
+namespace {
+
+// The registers a string instruction steps.  With the address-size prefix
+// (0x67) they are ESI, EDI and ECX: addresses wrap at 4 GiB and what is
+// written back is zero-extended, as any 32-bit register write.
+struct StringRegs {
+  uint64_t rsi, rdi, rcx, mask;
+  void step(uint64_t& reg, int64_t by) const { reg = (reg + static_cast<uint64_t>(by)) & mask; }
+};
+
+// Fast paths for the forms memcpy/memset use: forward, non-overlapping,
+// 64-bit addresses.  False when the general loop must run.
+bool string_fast_path(GuestState* s, StringOp::Kind kind, unsigned size, StringRegs& r) {
+  if (kind == StringOp::Stos && size == 1) {
+    std::memset(reinterpret_cast<void*>(r.rdi), static_cast<int>(s->gpr[RAX] & 0xff), r.rcx);
+    r.rdi += r.rcx;
+    r.rcx = 0;
+    return true;
+  }
+  if (kind == StringOp::Movs && (r.rdi + r.rcx * size <= r.rsi || r.rsi + r.rcx * size <= r.rdi)) {
+    std::memcpy(reinterpret_cast<void*>(r.rdi), reinterpret_cast<const void*>(r.rsi), r.rcx * size);
+    r.rdi += r.rcx * size;
+    r.rsi += r.rcx * size;
+    r.rcx = 0;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 uint64_t helper_string(GuestState* s, uint64_t op, uint64_t) {
   auto kind = static_cast<StringOp::Kind>(op & 0xff);
   auto rep = static_cast<StringOp::RepKind>((op >> 8) & 0xff);
-  unsigned size = static_cast<unsigned>(op >> 16);
+  unsigned size = static_cast<unsigned>((op >> 16) & 0xff);
+  const bool addr32 = (op >> 24) & 1;
   int64_t step = (s->rflags & kFlagMask(kDF)) ? -int64_t(size) : int64_t(size);
-  uint64_t& rsi = s->gpr[RSI];
-  uint64_t& rdi = s->gpr[RDI];
-  uint64_t& rcx = s->gpr[RCX];
-  // Fast paths for the forms memcpy/memset use: forward, non-overlapping.
-  if (rep != StringOp::None && step > 0 && kind == StringOp::Stos && size == 1) {
-    std::memset(reinterpret_cast<void*>(rdi), static_cast<int>(s->gpr[RAX] & 0xff), rcx);
-    rdi += rcx;
-    rcx = 0;
-    return 0;
-  }
-  if (rep != StringOp::None && step > 0 && kind == StringOp::Movs &&
-      (rdi + rcx * size <= rsi || rsi + rcx * size <= rdi)) {
-    std::memcpy(reinterpret_cast<void*>(rdi), reinterpret_cast<const void*>(rsi), rcx * size);
-    rdi += rcx * size;
-    rsi += rcx * size;
-    rcx = 0;
-    return 0;
-  }
-  while (rep == StringOp::None || rcx != 0) {
+  const uint64_t mask = addr32 ? 0xffffffffu : ~uint64_t{0};
+  StringRegs r{s->gpr[RSI] & mask, s->gpr[RDI] & mask, s->gpr[RCX] & mask, mask};
+  const bool fast = rep != StringOp::None && step > 0 && !addr32 && string_fast_path(s, kind, size, r);
+  // Only the registers the instruction steps are written, after every
+  // element: a fault leaves them where the CPU would (the handler sees how
+  // far it got, and returning resumes there).
+  auto write_back = [&] {
+    if (kind != StringOp::Stos && kind != StringOp::Scas) s->gpr[RSI] = r.rsi;
+    if (kind != StringOp::Lods) s->gpr[RDI] = r.rdi;
+    if (rep != StringOp::None) s->gpr[RCX] = r.rcx;
+  };
+  while (!fast && (rep == StringOp::None || r.rcx != 0)) {
     bool stop = false;
     switch (kind) {
-      case StringOp::Movs: store_n(rdi, load_n(rsi, size), size); rsi += step; rdi += step; break;
-      case StringOp::Stos: store_n(rdi, s->gpr[RAX], size); rdi += step; break;
-      case StringOp::Lods: write_acc(s, load_n(rsi, size), size); rsi += step; break;
+      case StringOp::Movs: store_n(r.rdi, load_n(r.rsi, size), size); r.step(r.rsi, step); r.step(r.rdi, step); break;
+      case StringOp::Stos: store_n(r.rdi, s->gpr[RAX], size); r.step(r.rdi, step); break;
+      case StringOp::Lods: write_acc(s, load_n(r.rsi, size), size); r.step(r.rsi, step); break;
       case StringOp::Cmps: {
-        uint64_t f = sub_flags(load_n(rsi, size), load_n(rdi, size), size);
+        uint64_t f = sub_flags(load_n(r.rsi, size), load_n(r.rdi, size), size);
         set_arith_flags(s, f);
-        rsi += step;
-        rdi += step;
+        r.step(r.rsi, step);
+        r.step(r.rdi, step);
         stop = (rep == StringOp::RepE && !(f & kFlagMask(kZF))) || (rep == StringOp::RepNE && (f & kFlagMask(kZF)));
         break;
       }
       case StringOp::Scas: {
-        uint64_t f = sub_flags(s->gpr[RAX], load_n(rdi, size), size);
+        uint64_t f = sub_flags(s->gpr[RAX], load_n(r.rdi, size), size);
         set_arith_flags(s, f);
-        rdi += step;
+        r.step(r.rdi, step);
         stop = (rep == StringOp::RepE && !(f & kFlagMask(kZF))) || (rep == StringOp::RepNE && (f & kFlagMask(kZF)));
         break;
       }
     }
     if (rep == StringOp::None) break;
-    --rcx;
+    r.step(r.rcx, -1);
+    write_back();
     if (stop) break;
   }
+  write_back();
   return 0;
 }
 
@@ -204,10 +231,10 @@ struct CpuidResult {
   uint32_t a, b, c, d;
 };
 
-// CPUID.1:EDX: FPU TSC CX8 CMOV MMX FXSR SSE SSE2 — the x86-64 baseline
-// glibc checks for.  Nothing beyond what phybin translates.
-constexpr uint32_t kLeaf1Edx = (1u << 0) | (1u << 4) | (1u << 8) | (1u << 15) | (1u << 23) | (1u << 24) |
-                               (1u << 25) | (1u << 26);
+// CPUID.1:EDX: FPU TSC CX8 CMOV CLFSH MMX FXSR SSE SSE2 — the x86-64
+// baseline.  Nothing beyond what phybin translates.
+constexpr uint32_t kLeaf1Edx = (1u << 0) | (1u << 4) | (1u << 8) | (1u << 15) | (1u << 19) | (1u << 23) |
+                               (1u << 24) | (1u << 25) | (1u << 26);
 // CPUID.1:EAX: family 6, model 0x2C (Westmere), stepping 2: a CPU without
 // AVX, like what phybin translates.  glibc tunes its string functions by
 // model: for Westmere it prefers the unaligned-load versions, which cost
@@ -227,10 +254,17 @@ constexpr uint32_t kLeaf1Ecx = (1u << 0) | (1u << 1) | (1u << 9) | (1u << 13) | 
 // routines use pshufb and palignr as well.
 constexpr uint32_t kSse42Needs = (1u << 9) | (1u << 19);
 constexpr uint32_t kLeaf1EcxAdvertised = kLeaf1Ecx | ((kLeaf1Ecx & kSse42Needs) == kSse42Needs ? 1u << 20 : 0);
-// CPUID.(7,0):EBX: BMI1 (3), BMI2 (8), ADX (19), SHA (29).
-constexpr uint32_t kLeaf7Ebx = (1u << 3) | (1u << 8) | (1u << 19) | (1u << 29);
-// CPUID.80000001h:ECX: LAHF/SAHF in 64-bit mode (0), ABM/LZCNT (5).
-constexpr uint32_t kExtLeaf1Ecx = (1u << 0) | (1u << 5);
+// CPUID.(7,0):EBX: BMI1 (3), BMI2 (8), ADX (19), CLFLUSHOPT (23), CLWB
+// (24), SHA (29).  The cache-line flushes cost nothing to translate: the
+// guest's memory is coherent, so they only order memory.
+constexpr uint32_t kLeaf7Ebx = (1u << 3) | (1u << 8) | (1u << 19) | (1u << 23) | (1u << 24) | (1u << 29);
+// CPUID.(7,0):ECX: RDPID (22).
+constexpr uint32_t kLeaf7Ecx = 1u << 22;
+// CPUID.80000001h:ECX: LAHF/SAHF in 64-bit mode (0), ABM/LZCNT (5),
+// PREFETCHW (8; 0F 0D is a hint, translated as nothing).
+constexpr uint32_t kExtLeaf1Ecx = (1u << 0) | (1u << 5) | (1u << 8);
+// CPUID.80000001h:EDX: SYSCALL (11), NX (20), RDTSCP (27), long mode (29).
+constexpr uint32_t kExtLeaf1Edx = (1u << 11) | (1u << 20) | (1u << 27) | (1u << 29);
 
 uint32_t chars(const char* s) {
   uint32_t v;
@@ -258,9 +292,9 @@ CpuidResult cpuid(uint32_t leaf, uint32_t sub) {
     case 1: return {kLeaf1Eax, 0x00010800, kLeaf1EcxAdvertised, kLeaf1Edx};  // 1 logical CPU
     case 2: return {0x0000FF01, 0, 0, 0};                           // "use leaf 4"
     case 4: return cache_leaf(sub);
-    case 7: return sub == 0 ? CpuidResult{0, kLeaf7Ebx, 0, 0} : CpuidResult{0, 0, 0, 0};
+    case 7: return sub == 0 ? CpuidResult{0, kLeaf7Ebx, kLeaf7Ecx, 0} : CpuidResult{0, 0, 0, 0};
     case 0x80000000: return {0x80000008, 0, 0, 0};
-    case 0x80000001: return {0, 0, kExtLeaf1Ecx, (1u << 11) | (1u << 20) | (1u << 29)};
+    case 0x80000001: return {0, 0, kExtLeaf1Ecx, kExtLeaf1Edx};
     case 0x80000002:
     case 0x80000003:
     case 0x80000004: {
@@ -291,6 +325,16 @@ uint64_t helper_rdtsc(GuestState* s, uint64_t, uint64_t) {
   uint64_t t = static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
   s->gpr[RAX] = t & 0xffffffff;
   s->gpr[RDX] = t >> 32;
+  return 0;
+}
+
+// IA32_TSC_AUX as Linux sets it: the CPU number in bits 11:0, the NUMA
+// node above.  The guest's machine has one CPU, as CPUID leaf 1 says.
+uint64_t helper_tsc_aux(GuestState*, uint64_t, uint64_t) { return 0; }
+
+uint64_t helper_rdtscp(GuestState* s, uint64_t, uint64_t) {
+  helper_rdtsc(s, 0, 0);
+  s->gpr[RCX] = helper_tsc_aux(s, 0, 0);
   return 0;
 }
 

@@ -19,7 +19,10 @@ uint64_t helper_string(GuestState* s, uint64_t op, uint64_t);
 struct StringOp {
   enum Kind : uint8_t { Movs, Stos, Lods, Cmps, Scas };
   enum RepKind : uint8_t { None, Rep, RepE, RepNE };
-  static uint64_t pack(Kind k, RepKind r, unsigned size) { return k | (r << 8) | (uint64_t{size} << 16); }
+  // addr32: the address-size prefix, ESI/EDI/ECX instead of RSI/RDI/RCX.
+  static uint64_t pack(Kind k, RepKind r, unsigned size, bool addr32) {
+    return k | (r << 8) | (uint64_t{size} << 16) | (uint64_t{addr32} << 24);
+  }
 };
 
 // Unsigned/signed division of RDX:RAX (or AX / DX:AX / EDX:EAX) by `divisor`;
@@ -39,6 +42,8 @@ uint64_t helper_cmpxchg16b(GuestState* s, uint64_t addr, uint64_t);
 
 uint64_t helper_cpuid(GuestState* s, uint64_t, uint64_t);
 uint64_t helper_rdtsc(GuestState* s, uint64_t, uint64_t);
+uint64_t helper_rdtscp(GuestState* s, uint64_t, uint64_t);  // RDX:RAX and RCX = TSC_AUX
+uint64_t helper_tsc_aux(GuestState* s, uint64_t, uint64_t);
 
 // CPUID.1:EDX as advertised (the loader puts it in AT_HWCAP).
 uint32_t cpuid_leaf1_edx();

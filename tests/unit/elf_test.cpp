@@ -643,17 +643,17 @@ TEST_F(ElfLoad, StaticExecutableLandsAtItsLinkAddress) {
   EXPECT_EQ(first.p_type, static_cast<uint32_t>(PT_PHDR));
 }
 
-TEST_F(ElfLoad, ProtectionsFollowFlagsWithoutHostExec) {
+TEST_F(ElfLoad, ProtectionsFollowFlags) {
   LoadedImage image = load();
   auto text = find_mapping(kFixedBase + kCodeOffset), data = find_mapping(kFixedBase + kDataVaddr),
        bss = find_mapping(kFixedBase + kDataVaddr + kDataMemSize - 1);
   ASSERT_TRUE(text && data && bss);
-  EXPECT_EQ(text->perms, "r--p");
+  EXPECT_EQ(text->perms, "r-xp");
   EXPECT_EQ(data->perms, "rw-p");
   EXPECT_EQ(bss->perms, "rw-p");
   EXPECT_EQ(image.segments[0].guest_flags, static_cast<uint32_t>(PF_R | PF_X));
-  EXPECT_EQ(image.segments[0].host_prot, PROT_READ);
-  EXPECT_EQ(host_protection(PF_X), PROT_READ);
+  EXPECT_EQ(image.segments[0].host_prot, PROT_READ | PROT_EXEC);
+  EXPECT_EQ(host_protection(PF_X), PROT_READ | PROT_EXEC);
   EXPECT_EQ(host_protection(PF_W), PROT_WRITE);
   EXPECT_EQ(host_protection(0), PROT_NONE);
   // The gap between the segments is left free, as Linux leaves it.

@@ -1,0 +1,53 @@
+// The guest's address space as the guest made it: which ranges it mapped
+// and with which protection.  Fed by the loader (segments, stack) and by
+// every mmap-family call; read by the translator (code may be fetched
+// only where the guest mapped PROT_EXEC) and, later, by /proc/self/maps.
+// The host's own mappings (phybin, the code cache) are not in it, and the
+// host's view of guest pages may differ from it: under qemu-user, or where
+// phybin write-protects code pages, /proc/self/maps does not tell.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+
+namespace phybin::sys {
+
+class AddressSpace {
+ public:
+  struct Range {
+    uint64_t start, end;  // [start, end), page aligned
+    int prot;             // PROT_READ | PROT_WRITE | PROT_EXEC as the guest asked
+  };
+
+  // [start, start + length) now holds a mapping with `prot`, replacing
+  // whatever was there.  Lengths are rounded up to whole pages.
+  void map(uint64_t start, uint64_t length, int prot);
+  void unmap(uint64_t start, uint64_t length);
+  // Changes the protection of the mapped parts of the range.
+  void protect(uint64_t start, uint64_t length, int prot);
+  // mremap: the pages of [old_start, +old_length) move to new_start with
+  // new_length (the grown part gets the protection of the first page).
+  void remap(uint64_t old_start, uint64_t old_length, uint64_t new_start, uint64_t new_length, bool keep_old);
+
+  // The mapping holding `address`, if any.
+  std::optional<Range> find(uint64_t address) const;
+  void set_page_size(uint64_t page) { page_ = page; }
+  uint64_t page_size() const { return page_; }
+  size_t mapping_count() const { return ranges_.size(); }
+
+ private:
+  struct Entry {
+    uint64_t end;
+    int prot;
+  };
+  // Splits the entry holding `address` so that one starts exactly there.
+  void split_at(uint64_t address);
+  uint64_t page_up(uint64_t v) const { return (v + page_ - 1) & ~(page_ - 1); }
+  uint64_t page_down(uint64_t v) const { return v & ~(page_ - 1); }
+
+  uint64_t page_ = 4096;
+  std::map<uint64_t, Entry> ranges_;  // by start; never overlapping
+};
+
+}  // namespace phybin::sys
