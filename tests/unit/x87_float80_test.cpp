@@ -5,6 +5,14 @@
 // zeros, infinities, NaNs, unnormals) under all rounding modes and
 // precision controls; result bits and FSW (exception bits, C0-C3) must
 // match.  Transcendentals are compared with a tolerance (see the end).
+//
+// phybin follows Intel CPUs where the manuals leave something undefined
+// (the condition codes C0, C2, C3 after arithmetic, loads and stores) or
+// where CPUs are not correctly rounded (UE/PE of transcendentals).  Those
+// are compared only when the host CPU is an Intel one;
+// PHYBIN_TEST_VENDOR_NEUTRAL=1 compares as on any other CPU (ctest runs
+// these tests that way too).
+#include <cpuid.h>
 #include <gtest/gtest.h>
 
 #include <cinttypes>
@@ -23,6 +31,39 @@ namespace {
 
 // The FSW bits compared: exceptions, SF, C0-C3.
 constexpr uint16_t kFswMask = 0x477f;
+
+std::string host_vendor() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return "unknown";
+  char text[13];
+  std::memcpy(text, &ebx, 4);  // EBX, EDX, ECX
+  std::memcpy(text + 4, &edx, 4);
+  std::memcpy(text + 8, &ecx, 4);
+  text[12] = '\0';
+  return text;
+}
+
+// Whether the host CPU is of phybin's model vendor (its CPUID says
+// GenuineIntel), so that what phybin does as Intel CPUs do is compared.
+bool model_vendor() {
+  static const bool yes = [] {
+    const char* neutral = std::getenv("PHYBIN_TEST_VENDOR_NEUTRAL");
+    const bool forced = neutral && *neutral && std::strcmp(neutral, "0") != 0;
+    const bool intel = host_vendor() == "GenuineIntel";
+    std::printf("x87 tests: host CPU %s%s: %s\n", host_vendor().c_str(), forced ? ", forced vendor-neutral" : "",
+                intel && !forced ? "Intel's behaviour compared (C0-C3 where undefined, UE/PE one ulp apart)"
+                                 : "only what both vendors' manuals define compared");
+    return intel && !forced;
+  }();
+  return yes;
+}
+
+// The FSW bits compared after an operation that leaves `undefined`
+// (condition codes) undefined in the manuals.
+uint16_t compared_fsw(uint16_t undefined) {
+  return model_vendor() ? kFswMask : static_cast<uint16_t>(kFswMask & ~undefined);
+}
+constexpr uint16_t kC023 = kC0 | kC2 | kC3;
 
 struct Rng {
   uint64_t s;
@@ -203,8 +244,20 @@ void random_pair(Rng& r, Pairs kind, Float80& a, Float80& b) {
   }
 }
 
+// fprem/fprem1 report quotient bits in C0, C3, C1; for a NaN, unsupported
+// or infinite dividend or a zero divisor there is no quotient and the
+// manuals do not say what they hold.
+uint16_t remainder_undefined(Float80 a, Float80 b) {
+  auto bad = [](Class k) { return k == Class::QNaN || k == Class::SNaN || k == Class::Unsupported; };
+  const Class ka = classify(a), kb = classify(b);
+  const bool quotient = !bad(ka) && !bad(kb) && ka != Class::Infinity && kb != Class::Zero;
+  return quotient ? 0 : static_cast<uint16_t>(kC0 | kRoundedUp | kC3);
+}
+
+// `undefined`: the condition codes the operation leaves undefined (C0, C2
+// and C3 after arithmetic); null for fprem/fprem1 (remainder_undefined).
 void run_binary(const char* name, BinaryFn soft, HwFn hw, int count, uint64_t seed, bool pc_applies,
-                Pairs kind = Pairs::Any) {
+                Pairs kind = Pairs::Any, uint16_t undefined = kC023) {
   Rng r{seed};
   Checker c{name};
   for (int i = 0; i < count; ++i) {
@@ -214,7 +267,8 @@ void run_binary(const char* name, BinaryFn soft, HwFn hw, int count, uint64_t se
     Hw h = hw(fcw, a, b);
     FpEnv env = FpEnv::from_fcw(fcw, pc_applies);
     Float80 got = soft(env, a, b);
-    c.check(got == h.v && (env.status & kFswMask) == (h.fsw & kFswMask), fcw, a, b, c.show(got, env.status),
+    const uint16_t mask = compared_fsw(undefined ? undefined : remainder_undefined(a, b));
+    c.check(got == h.v && (env.status & mask) == (h.fsw & mask), fcw, a, b, c.show(got, env.status),
             c.show(h.v, h.fsw));
   }
 }
@@ -244,8 +298,8 @@ TEST(X87Float80, Div) { run_binary("fdiv", div, hw_div, kCount, 4, true, Pairs::
 TEST(X87Float80, Sqrt) { run_binary("fsqrt", soft_sqrt, hw_sqrt, kCount, 5, true); }
 TEST(X87Float80, RoundToInt) { run_binary("frndint", soft_rndint, hw_rndint, kCount / 2, 6, false); }
 TEST(X87Float80, Scale) { run_binary("fscale", scale, hw_scale, kCount / 2, 7, false, Pairs::Scale); }
-TEST(X87Float80, Prem) { run_binary("fprem", soft_prem, hw_prem, kCount / 2, 8, false); }
-TEST(X87Float80, Prem1) { run_binary("fprem1", soft_prem1, hw_prem1, kCount / 2, 9, false); }
+TEST(X87Float80, Prem) { run_binary("fprem", soft_prem, hw_prem, kCount / 2, 8, false, Pairs::Any, 0); }
+TEST(X87Float80, Prem1) { run_binary("fprem1", soft_prem1, hw_prem1, kCount / 2, 9, false, Pairs::Any, 0); }
 
 
 // Comparisons: C3/C2/C0 (and IE, DE) of fcom, fucom, ftst; fxam's class.
@@ -309,7 +363,8 @@ TEST(X87Float80, Extract) {
     Hw h = hw_xtract(fcw, a);
     FpEnv env = FpEnv::from_fcw(fcw, false);
     Extracted e = extract(env, a);
-    c.check(e.significand == h.v && e.exponent == h.v2 && (env.status & kFswMask) == (h.fsw & kFswMask), fcw, a,
+    const uint16_t mask = compared_fsw(kC023);
+    c.check(e.significand == h.v && e.exponent == h.v2 && (env.status & mask) == (h.fsw & mask), fcw, a,
             e.exponent, c.show(e.significand, env.status) + " " + hex(e.exponent),
             c.show(h.v, h.fsw) + " " + hex(h.v2));
   }
@@ -394,8 +449,9 @@ TEST(X87Float80, Store) {
         break;
       }
     }
-    c.check(got == h.v && (env.status & kFswMask) == (h.fsw & kFswMask), static_cast<uint16_t>(fcw | kind << 12), a,
-            a, c.show(got, env.status), c.show(h.v, h.fsw));
+    const uint16_t mask = compared_fsw(kC023);
+    c.check(got == h.v && (env.status & mask) == (h.fsw & mask), static_cast<uint16_t>(fcw | kind << 12), a, a,
+            c.show(got, env.status), c.show(h.v, h.fsw));
   }
 }
 
@@ -415,7 +471,8 @@ TEST(X87Float80, Load) {
     Hw h = wide_load ? hw_load64(fcw, bits) : hw_load32(fcw, static_cast<uint32_t>(bits));
     FpEnv env = FpEnv::from_fcw(fcw);
     Float80 got = wide_load ? from_f64(env, bits) : from_f32(env, static_cast<uint32_t>(bits));
-    c.check(got == h.v && (env.status & kFswMask) == (h.fsw & kFswMask), fcw, make80(false, 0, bits), got,
+    const uint16_t mask = compared_fsw(kC023);
+    c.check(got == h.v && (env.status & mask) == (h.fsw & mask), fcw, make80(false, 0, bits), got,
             c.show(got, env.status), c.show(h.v, h.fsw));
   }
 }
@@ -546,7 +603,11 @@ TranscendentalStats run_transcendental(Fn fn, int count, uint64_t seed, bool tin
       case Fn::Yl2xp1: h = hw_yl2xp1(fcw, a, b); got = ylog2xp1(env, b, a); break;
     }
     ++st.total;
-    bool same_flags = (env.status & kFswMask) == (h.fsw & kFswMask);
+    // C2 reports the range check of the trigonometric ones; C0 and C3 (and
+    // C2 of the others) are undefined
+    const bool trigonometric = fn == Fn::Sin || fn == Fn::Cos || fn == Fn::Tan;
+    const uint16_t mask = compared_fsw(trigonometric ? kC0 | kC3 : kC023);
+    bool same_flags = (env.status & mask) == (h.fsw & mask);
     if (got == h.v && same_flags) {
       ++st.exact;
       continue;
@@ -556,8 +617,10 @@ TranscendentalStats run_transcendental(Fn fn, int count, uint64_t seed, bool tin
     bool finite = classify(got) != Class::QNaN && classify(got) != Class::Infinity && got.sign() == h.v.sign() &&
                   classify(h.v) != Class::QNaN && classify(h.v) != Class::Infinity;
     __int128 d = finite ? ordinal(got) - ordinal(h.v) : 99;
-    uint16_t free_bits = tiny ? kRoundedUp : kRoundedUp | kUnderflow | kInexact;
-    if (d >= -1 && d <= 1 && ((env.status ^ h.fsw) & kFswMask & ~free_bits) == 0) {
+    // Intel CPUs report UE/PE for tiny results as phybin does even where
+    // the values are one ulp apart; other CPUs (AMD) need not.
+    uint16_t free_bits = tiny && model_vendor() ? kRoundedUp : kRoundedUp | kUnderflow | kInexact;
+    if (d >= -1 && d <= 1 && ((env.status ^ h.fsw) & mask & ~free_bits) == 0) {
       ++st.one_ulp;
       continue;
     }
@@ -575,13 +638,21 @@ void check_transcendental(const char* name, Fn fn, uint64_t seed) {
   // Measured on an Intel Xeon: 97% for fsin/fcos/fpatan, 84-92% for the
   // others (the CPU's own results are up to ~0.2 ulp off, mostly in one
   // direction, so near rounding boundaries it lands on the other side).
-  EXPECT_GE(st.exact, st.total * 80 / 100) << name;
+  // How often another vendor's CPU lands on the same side is its own
+  // matter: there the bound only says that most results agree.
+  EXPECT_GE(st.exact, st.total * (model_vendor() ? 80 : 50) / 100) << name;
 }
 
 // fsin/fptan/fpatan of a denormal come out exactly x in the 128-bit series;
-// the CPU still reports the tiny, inexact result with UE (and PE).
+// an Intel CPU still reports the tiny, inexact result with UE (and PE),
+// also where its value is one ulp off ours: that is compared on Intel
+// CPUs.  Elsewhere (AMD CPUs differ in the last bit and in UE there) the
+// ordinary one-ulp tolerance applies.
 TEST(X87Transcendental, TinyOperandsUnderflow) {
   static const Fn fns[] = {Fn::Sin, Fn::Cos, Fn::Tan, Fn::F2xm1, Fn::Patan, Fn::Yl2x, Fn::Yl2xp1};
+  std::printf("tiny operands, host CPU %s%s: %s\n", host_vendor().c_str(),
+              model_vendor() ? "" : " (compared vendor-neutral)",
+              model_vendor() ? "UE/PE must agree also one ulp apart" : "UE/PE free one ulp apart");
   for (Fn fn : fns) {
     TranscendentalStats st = run_transcendental(fn, scaled(2000), 40 + static_cast<uint64_t>(fn), true);
     EXPECT_EQ(st.worse, 0) << static_cast<int>(fn);

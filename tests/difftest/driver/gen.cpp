@@ -52,7 +52,14 @@ uint32_t defined_flags_after(const std::vector<Insn>& insns, size_t count) {
   return ALL_FLAGS & ~undefined;
 }
 
-Gen::Gen(uint64_t seed) : rng_(seed) {}
+uint16_t defined_fsw_after(const std::vector<Insn>& insns, size_t count) {
+  uint16_t undefined = 0;
+  for (size_t i = 0; i < count && i < insns.size(); ++i)
+    undefined = static_cast<uint16_t>((undefined & ~insns[i].fsw_defines) | insns[i].fsw_undefines);
+  return static_cast<uint16_t>(ALL_CC & ~undefined);
+}
+
+Gen::Gen(uint64_t seed, bool model_vendor) : rng_(seed), model_vendor_(model_vendor) {}
 
 uint64_t Gen::bits() { return rng_(); }
 uint64_t Gen::below(uint64_t n) { return n == 0 ? 0 : rng_() % n; }
@@ -211,14 +218,32 @@ std::string Gen::expand(const std::string& tmpl) {
   }
 }
 
-void Gen::emit(const Insn& insn) {
+void Gen::emit(const Insn& given) {
+  Insn insn = given;
+  if (model_vendor_) {
+    // what phybin does as Intel CPUs do is compared as if defined
+    insn.fsw_defines = static_cast<uint16_t>(insn.fsw_defines | insn.fsw_undefines);
+    insn.fsw_undefines = 0;
+  } else {
+    insn.undefines |= insn.vendor_undefines;
+    insn.defines &= ~insn.vendor_undefines;
+  }
+  insn.vendor_undefines = 0;
   if (insn.reads & undefined_) {
     std::string a = gpr(64, false), b = gpr(64, false);
     case_.insns.push_back(Insn{"cmp " + a + ", " + b, 0, ALL_FLAGS, 0});
     undefined_ = 0;
   }
+  if (insn.fsw_reads & undefined_fsw_) {
+    // fxam sets C0-C3 from ST0 (also when empty) and raises nothing
+    Insn fxam{"fxam"};
+    fxam.fsw_defines = ALL_CC;
+    case_.insns.push_back(fxam);
+    undefined_fsw_ = 0;
+  }
   case_.insns.push_back(insn);
   undefined_ = (undefined_ & ~insn.defines) | insn.undefines;
+  undefined_fsw_ = static_cast<uint16_t>((undefined_fsw_ & ~insn.fsw_defines) | insn.fsw_undefines);
 }
 
 void Gen::begin_case(uint64_t case_seed) {
@@ -226,6 +251,7 @@ void Gen::begin_case(uint64_t case_seed) {
   case_ = Case{};
   case_.seed = case_seed;
   undefined_ = 0;
+  undefined_fsw_ = 0;
   scratch_ = 0;
   xmm_count_ = 16;
   dt_state& s = case_.init;
@@ -295,10 +321,10 @@ void Gen::set_df(bool on) {
 
 Case Gen::finish() { return case_; }
 
-Case generate_case(const Family& family, uint64_t seed, uint64_t index) {
+Case generate_case(const Family& family, uint64_t seed, uint64_t index, bool model_vendor) {
   uint64_t case_seed = seed * 0x9e3779b97f4a7c15ull ^ (index + 1) * 0xbf58476d1ce4e5b9ull;
   for (const char* p = family.name; *p; ++p) case_seed = (case_seed ^ static_cast<uint8_t>(*p)) * 0x100000001b3ull;
-  Gen gen(case_seed);
+  Gen gen(case_seed, model_vendor);
   gen.begin_case(case_seed);
   if (family.init) family.init(gen);
   const int steps = static_cast<int>(gen.range(family.min_steps, family.max_steps));

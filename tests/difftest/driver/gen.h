@@ -23,21 +23,45 @@ constexpr uint32_t CF = 1u << 0, PF = 1u << 2, AF = 1u << 4, ZF = 1u << 6, SF = 
 constexpr uint32_t ALL_FLAGS = CF | PF | AF | ZF | SF | OF;
 constexpr uint32_t SZP = SF | ZF | PF;
 
+// x87 condition codes in FSW.
+constexpr uint16_t C0 = 1u << 8, C1 = 1u << 9, C2 = 1u << 10, C3 = 1u << 14;
+constexpr uint16_t ALL_CC = C0 | C1 | C2 | C3;
+
+// phybin models one vendor's CPUs: where the manuals leave something
+// undefined, or Intel's and AMD's manuals (or CPUs) disagree, it does what
+// Intel CPUs do (README.md, "Vendors").
+constexpr const char* kModelVendor = "GenuineIntel";
+
 // One instruction (or a line of setup instructions) of a sequence and what
-// it does to the status flags: `defines` are written with a value the SDM
-// defines, `undefines` are written with an undefined value; other flags are
-// either kept or computed from defined inputs (a shift by CL may or may not
-// change CF: either way its value is defined when it was before).
+// it does to the status flags: `defines` are written with a value both the
+// Intel SDM and the AMD APM define, `undefines` are written with a value
+// either leaves undefined; other flags are either kept or computed from
+// defined inputs (a shift by CL may or may not change CF: either way its
+// value is defined when it was before).  `vendor_undefines` are flags that
+// phybin computes as Intel CPUs do but AMD's manual (or CPUs) do not
+// define the same way: compared only when the build CPU is of the model's
+// vendor (Gen::emit turns them into `undefines` otherwise).  The fsw_*
+// masks do the same for the x87 condition codes C0-C3: the manuals leave
+// them undefined after most x87 instructions, phybin keeps them as Intel
+// CPUs do, so they count only on a build CPU of another vendor.
 struct Insn {
   std::string text;
   uint32_t reads = 0;
   uint32_t defines = 0;
   uint32_t undefines = 0;
+  uint32_t vendor_undefines = 0;
+  uint16_t fsw_reads = 0;       // fnstsw: stores C0-C3 where they are compared bit for bit
+  uint16_t fsw_defines = 0;
+  uint16_t fsw_undefines = 0;
 };
 
 // How the final states of a case are compared beyond bit equality.
 struct Tolerance {
   bool x87_one_ulp = false;  // transcendentals: ST registers within 1 ulp, FSW.C1 free
+  // and, on a build CPU not of the model's vendor, FSW.PE/UE free where an
+  // ST register is one ulp off (they describe that rounding; Intel CPUs
+  // agree with phybin there, README.md)
+  bool x87_ulp_flags = false;
   // MXCSR bits not compared: DE with --default-mxcsr (README.md)
   uint32_t mxcsr_ignored = 0;
 };
@@ -52,10 +76,16 @@ struct Case {
 // The flags whose final value is defined after `insns` (all are defined on
 // entry: the initial RFLAGS is known).
 uint32_t defined_flags_after(const std::vector<Insn>& insns, size_t count);
+// The same for the x87 condition codes (the initial FSW is known).
+uint16_t defined_fsw_after(const std::vector<Insn>& insns, size_t count);
 
 class Gen {
  public:
-  explicit Gen(uint64_t seed);
+  // model_vendor: the build CPU is of phybin's model vendor (or the run
+  // is not forced vendor-neutral), so vendor-specific results are compared.
+  Gen(uint64_t seed, bool model_vendor);
+
+  bool model_vendor() const { return model_vendor_; }
 
   // Random numbers.
   uint64_t bits();
@@ -90,10 +120,13 @@ class Gen {
   std::string expand(const std::string& tmpl);
 
   // Appends an instruction; when it reads a flag an earlier instruction
-  // left undefined, a cmp that defines all flags is put before it.
+  // left undefined, a cmp that defines all flags is put before it (and an
+  // fxam, which defines C0-C3, before one that stores undefined condition
+  // codes).
   void emit(const Insn& insn);
-  void emit(const std::string& text, uint32_t reads, uint32_t defines, uint32_t undefines) {
-    emit(Insn{text, reads, defines, undefines});
+  void emit(const std::string& text, uint32_t reads, uint32_t defines, uint32_t undefines,
+            uint32_t vendor_undefines = 0) {
+    emit(Insn{text, reads, defines, undefines, vendor_undefines});
   }
   void setup(const std::string& text) { emit(Insn{text, 0, 0, 0}); }  // flag-neutral setup
   uint32_t undefined_flags() const { return undefined_; }
@@ -115,8 +148,10 @@ class Gen {
   std::string mem_operand(int size, int align);
 
   std::mt19937_64 rng_;
+  bool model_vendor_;
   Case case_;
   uint32_t undefined_ = 0;
+  uint16_t undefined_fsw_ = 0;
   int scratch_ = 0;
   unsigned xmm_count_ = 16;
   int base_reg_ = 3;
@@ -140,7 +175,8 @@ struct Family {
 const std::vector<Family>& all_families();
 const Family* find_family(const std::string& name);
 
-// The case for (family, seed, index): the same arguments give the same case.
-Case generate_case(const Family& family, uint64_t seed, uint64_t index);
+// The case for (family, seed, index, model_vendor): the same arguments
+// give the same case.
+Case generate_case(const Family& family, uint64_t seed, uint64_t index, bool model_vendor);
 
 }  // namespace difftest

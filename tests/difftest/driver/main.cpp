@@ -15,6 +15,7 @@
 
 #include "batch.h"
 #include "compare.h"
+#include "vendor.h"
 
 namespace difftest {
 namespace {
@@ -31,6 +32,8 @@ struct Options {
   bool show_faults = false;  // list the cases that fault natively (generator debugging)
   // phybin in its default mode (no PHYBIN_EXACT_MXCSR): MXCSR.DE not compared
   bool default_mxcsr = false;
+  bool vendor_neutral = false;  // --vendor-neutral: as on a CPU not of the model's vendor
+  VendorMode vendor;
 };
 
 constexpr int kExitMismatch = 1, kExitError = 2, kExitSkipped = 77;
@@ -38,7 +41,7 @@ constexpr int kExitMismatch = 1, kExitError = 2, kExitSkipped = 77;
 [[noreturn]] void usage() {
   std::cerr << "usage: difftest --harness PATH --runner CMD [--workdir DIR] [--family NAME[,NAME...]|all]\n"
                "                [--seed N] [--cases N | --total N] [--batch N] [--max-reports N] [--case I] [--list]\n"
-               "                [--default-mxcsr] [--show-faults]\n";
+               "                [--default-mxcsr] [--vendor-neutral] [--show-faults]\n";
   std::exit(kExitError);
 }
 
@@ -117,7 +120,8 @@ void report_mismatch(const Options& o, const Family& f, uint64_t index, const Ca
   }
   std::ostringstream out;
   out << "MISMATCH in family " << f.name << ", case " << index << ": reproduce with --family " << f.name
-      << " --seed " << o.seed << " --case " << index << "\n";
+      << " --seed " << o.seed << " --case " << index << (o.vendor.forced_neutral ? " --vendor-neutral" : "")
+      << "\n";
   out << "shortest diverging prefix: " << k + 1 << " of " << full.insns.size() << " instructions\n";
   for (size_t i = 0; i <= k; ++i) {
     const std::string text = full.insns[i].text;
@@ -164,7 +168,7 @@ uint64_t run_family(const Options& o, const Family& f, uint64_t count) {
     std::vector<Case> cases;
     std::vector<size_t> counts;
     for (uint64_t i = 0; i < n; ++i) {
-      cases.push_back(generate_case(f, o.seed, first + done + i));
+      cases.push_back(generate_case(f, o.seed, first + done + i, o.vendor.model_vendor()));
       if (o.default_mxcsr) cases.back().tolerance.mxcsr_ignored |= phybin::mxcsr::kDe;
       counts.push_back(cases.back().insns.size());
     }
@@ -179,7 +183,8 @@ uint64_t run_family(const Options& o, const Family& f, uint64_t count) {
     if (done < count) std::cout << "family " << f.name << ": " << done << " of " << count << " cases, " << mismatches << " mismatching so far" << std::endl;
   }
   std::cout << "family " << f.name << ": " << done << " cases, " << mismatches << " mismatching, " << native_faults
-            << " faulting natively (compared as signals)";
+            << " faulting natively (compared as signals)"
+            << (o.vendor.model_vendor() ? "" : ", vendor-neutral");
   if (ignored_mxcsr) std::cout << ", " << ignored_mxcsr << " with MXCSR.DE differences (not compared)";
   std::cout << "\n";
   if (!kinds.empty()) {
@@ -230,6 +235,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--batch") o.batch = std::max<uint64_t>(1, parse_number(value()));
     else if (a == "--max-reports") o.max_reports = static_cast<int>(parse_number(value()));
     else if (a == "--default-mxcsr") o.default_mxcsr = true;
+    else if (a == "--vendor-neutral") o.vendor_neutral = true;
     else if (a == "--show-faults") o.show_faults = true;
     else if (a == "--case") o.only_case = static_cast<long>(parse_number(value()));
     else if (a == "--family") {
@@ -246,6 +252,7 @@ Options parse(int argc, char** argv) {
     } else usage();
   }
   if (o.tools.harness.empty() || o.tools.runner.empty()) usage();
+  o.vendor = vendor_mode(o.vendor_neutral);
   // MXCSR.DE for denormal operands costs checks phybin makes only when
   // asked (README.md); the runner passes the environment on.
   if (o.default_mxcsr) unsetenv("PHYBIN_EXACT_MXCSR");
@@ -270,6 +277,7 @@ int run(int argc, char** argv) {
   Options o = parse(argc, argv);
   if (std::system(("mkdir -p '" + o.tools.workdir + "'").c_str()) != 0) throw std::runtime_error("cannot create the workdir");
   std::vector<const Family*> families = selected(o);
+  std::cout << "difftest: " << o.vendor.describe() << std::endl;
   uint64_t mismatches = 0;
   size_t skipped = 0;
   for (const Family* f : families) {
@@ -281,6 +289,7 @@ int run(int argc, char** argv) {
     const uint64_t count = o.total ? (o.total + families.size() - 1) / families.size() : o.cases;
     mismatches += run_family(o, *f, count);
   }
+  std::cout << "difftest: " << mismatches << " mismatching cases; " << o.vendor.describe() << std::endl;
   if (mismatches) return kExitMismatch;
   return skipped == families.size() && skipped > 0 ? kExitSkipped : 0;
 }

@@ -75,6 +75,18 @@ void step_exchange(Gen& g) {
     return;
   }
   emit_from(g, groups);
+  // cmpxchg r32, r32 that fails: the SDM's pseudo-code writes the
+  // destination back (which would clear its upper half), the APM only
+  // loads the accumulator; Intel CPUs (and phybin) keep the destination's
+  // 64 bits.  Elsewhere a 32-bit mov gives its upper half a defined value.
+  const std::string& text = g.current().insns.back().text;
+  if (!g.model_vendor() && text.rfind("cmpxchg e", 0) == 0 && text.find(',') == 11) {
+    const std::string dst = text.substr(8, 3);
+    g.setup("mov " + dst + ", " + dst);
+  } else if (!g.model_vendor() && text.rfind("cmpxchg r", 0) == 0) {
+    const std::string dst = text.substr(8, text.find(',') - 8);
+    if (dst.back() == 'd') g.setup("mov " + dst + ", " + dst);
+  }
 }
 
 }  // namespace difftest

@@ -110,14 +110,29 @@ void step_muldiv(Gen& g) {
   else emit_from(g, groups);
 }
 
+// bsf/bsr dst, src.  A zero source sets ZF and leaves the destination
+// undefined in the SDM, unchanged in the APM (which says nothing of the
+// upper half of a 64-bit register under a 32-bit destination); Intel CPUs
+// keep all 64 bits, and so does phybin.  On a build CPU of another vendor
+// the destination gets a defined value (0) after a zero source.
+void emit_bit_scan(Gen& g) {
+  static const char* const forms[] = {"{R16}, {r16}", "{R16}, {m16}", "{R32}, {r32}",
+                                      "{R32}, {m32}", "{R64}, {r64}", "{R64}, {m64}"};
+  const std::string operands = g.expand(forms[g.below(6)]);
+  g.emit(std::string(g.chance(50) ? "bsf " : "bsr ") + operands, 0, ZF, CF | OF | SF | AF | PF);
+  if (g.model_vendor()) return;
+  const std::string dst = operands.substr(0, operands.find(','));
+  g.emit("jnz 1f\n  mov " + dst + ", 0\n1:", ZF, 0, 0);
+}
+
 void step_bits(Gen& g) {
+  // bt*: CF is the bit; the SDM has ZF unaffected (older editions, like
+  // the APM, undefined): compared on the model's vendor only
   static const std::vector<OpGroup> groups = {
       {{"bt", "bts", "btr", "btc"},
        {"{R16}, {r16}", "{R32}, {r32}", "{R64}, {r64}", "{R16}, {u8}", "{R32}, {u8}", "{R64}, {u8}", "{m16}, {u8}",
         "{m32}, {u8}", "{m64}, {u8}"},
-       0, CF, OF | SF | AF | PF},
-      {{"bsf", "bsr"}, {"{R16}, {r16}", "{R16}, {m16}", "{R32}, {r32}", "{R32}, {m32}", "{R64}, {r64}", "{R64}, {m64}"},
-       0, ZF, CF | OF | SF | AF | PF},
+       0, CF, OF | SF | AF | PF, ZF},
       {{"bswap"}, {"{R32}", "{R64}"}, 0, 0, 0},
   };
   if (g.chance(25)) {
@@ -132,10 +147,11 @@ void step_bits(Gen& g) {
     std::string reg;
     do reg = g.expand("{R" + std::to_string(width) + "}"); while (reg == "ah" || reg == "bh");
     g.setup("mov " + reg + ", " + std::to_string(bit));
-    g.emit(std::string(ops[g.below(4)]) + " " + g.mem_at(width, offset) + ", " + reg, 0, CF, OF | SF | AF | PF);
+    g.emit(std::string(ops[g.below(4)]) + " " + g.mem_at(width, offset) + ", " + reg, 0, CF, OF | SF | AF | PF, ZF);
     return;
   }
-  emit_from(g, groups);
+  if (g.chance(30)) emit_bit_scan(g);
+  else emit_from(g, groups);
 }
 
 void step_popcnt(Gen& g) {

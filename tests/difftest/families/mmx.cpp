@@ -46,17 +46,32 @@ void step_mmx(Gen& g) {
         "psignw", "psignd", "pmulhrsw", "pmaddubsw"},
        kMm},
       {{"palignr"}, kMmImm},
-      {{"cvtpi2ps", "cvtpi2pd"}, {"{x}, {mm}", "{x}, {m64}"}},
       {{"cvtps2pi", "cvttps2pi"}, {"{mm}, {x}", "{mm}, {m64}"}},
       {{"cvtpd2pi", "cvttpd2pi"}, {"{mm}, {x}", "{mm}, {m128}"}},
   };
   // emms now and then: a case may end in MMX state or back in x87 state,
   // and MMX after emms takes the x87 stack again; an x87 push or pop sees
   // the stack MMX left (full without emms: a masked stack fault)
+  // (C0, C2 and C3 are undefined after an x87 load or store: compared on
+  // the model's vendor only, x87.cpp)
   static const std::vector<const char*> x87 = {"fld1", "fldz", "fstp st(0)"};
-  if (g.chance(8)) g.emit("emms", 0, 0, 0);
-  else if (g.chance(4)) g.emit(g.pick(x87), 0, 0, 0);
-  else emit_from(g, groups);
+  if (g.chance(8)) {
+    g.emit("emms", 0, 0, 0);
+  } else if (g.chance(4)) {
+    Insn insn{g.pick(x87)};
+    insn.fsw_defines = C1;
+    insn.fsw_undefines = C0 | C2 | C3;
+    g.emit(insn);
+  } else if (g.chance(5)) {
+    // The SDM has cvtpi2ps/pd enter MMX mode with a memory source too;
+    // Intel CPUs (and phybin) do it only for an MM source.  The m64 forms
+    // are compared on the model's vendor only.
+    const bool memory = g.model_vendor() && g.chance(50);
+    g.emit(g.expand(std::string(g.chance(50) ? "cvtpi2ps" : "cvtpi2pd") + (memory ? " {x}, {m64}" : " {x}, {mm}")), 0,
+           0, 0);
+  } else {
+    emit_from(g, groups);
+  }
 }
 
 }  // namespace difftest

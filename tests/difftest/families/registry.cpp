@@ -12,7 +12,7 @@ const std::vector<Family>& all_families() {
       {"extend", nullptr, true, nullptr, step_extend, 1, 10, "cbw..cqo, movsx/movzx/movsxd, lea, mov, lahf/sahf"},
       {"exchange", nullptr, true, nullptr, step_exchange, 1, 8, "xchg, cmpxchg (lock), xadd"},
       {"shift", nullptr, true, nullptr, step_shift, 1, 8, "shl/sal/shr/sar/rol/ror/rcl/rcr/shld/shrd, imm and CL, all counts"},
-      {"shld16", nullptr, true, nullptr, step_shld16, 1, 4, "16-bit shld/shrd, counts 0..31 (above 16 as Intel CPUs do)"},
+      {"shld16", nullptr, true, nullptr, step_shld16, 1, 4, "16-bit shld/shrd, counts 0..31 (above 16 as Intel CPUs do; 0..16 vendor-neutral)"},
       {"muldiv", nullptr, true, nullptr, step_muldiv, 1, 6, "mul/imul (1, 2, 3 operands), div/idiv (faults compared)"},
       {"bits", nullptr, true, nullptr, step_bits, 1, 8, "bt/bts/btr/btc (memory with register offsets), bsf/bsr, bswap"},
       {"popcnt", "popcnt", true, nullptr, step_popcnt, 1, 8, "popcnt"},

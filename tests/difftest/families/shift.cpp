@@ -64,14 +64,21 @@ namespace {
 void emit_shift(Gen& g, const ShiftOp& op, int width) {
   const std::string w = std::to_string(width);
   unsigned count = static_cast<unsigned>(g.chance(50) ? g.below(66) : g.below(256));
-  // shld/shrd of 16 bits: the SDM leaves the result of masked counts above
-  // 16 undefined; Intel CPUs shift the 48-bit string dest:src:dest (result,
-  // CF, SF/ZF/PF), which this family compares.  OF stays undefined above a
-  // count of 1, as the SDM says (these CPUs compute it as for a count of 1).
-  if (op.kind == Kind::Double && width == 16) count = static_cast<unsigned>(g.below(32)) | (g.chance(30) ? 32u : 0u);
+  // shld/shrd of 16 bits: both manuals leave the result (and so CF, SF,
+  // ZF, PF) of masked counts above 16 undefined; Intel CPUs shift the
+  // 48-bit string dest:src:dest, which phybin does and this family compares
+  // on a build CPU of that vendor.  Elsewhere (AMD CPUs do otherwise) the
+  // masked count stays within 0..16 and CL never holds an unknown count.
+  // OF stays undefined above a count of 1, as both manuals say (Intel CPUs
+  // compute it as for a count of 1).
+  const bool shld16 = op.kind == Kind::Double && width == 16;
+  if (shld16) {
+    const unsigned masked = static_cast<unsigned>(g.model_vendor() ? g.below(32) : g.below(17));
+    count = masked | (g.chance(30) ? 32u : 0u);
+  }
   const std::string operands =
       (g.chance(30) ? "{m" : "{R") + w + "}" + (op.kind == Kind::Double ? ", {r" + w + "}" : std::string());
-  const int form = static_cast<int>(g.below(3));
+  const int form = static_cast<int>(g.below(shld16 && !g.model_vendor() ? 2 : 3));
   Insn insn;
   if (form == 0) {
     insn = known_count_flags(op.kind, width, count);

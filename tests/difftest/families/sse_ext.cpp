@@ -71,16 +71,43 @@ void step_sse41_int(Gen& g) {
   emit_from(g, groups);
 }
 
+// dpps/dppd with a NaN operand: which NaN comes out is not the same on
+// every CPU (Intel's follows its pseudo-code's order of adds, as phybin's
+// does; AMD CPUs return another one).  On a build CPU not of the model's
+// vendor their operands are registers whose NaN lanes are first cleared
+// to +0.0 (cmpord gives all ones in the ordered lanes), so that only the
+// default NaN of an invalid operation can come out.
+void emit_dot_product(Gen& g) {
+  const bool single = g.chance(50);
+  const std::string mnemonic = single ? "dpps " : "dppd ";
+  const std::string imm = std::to_string(g.below(256));
+  if (g.model_vendor()) {
+    g.emit(mnemonic + (g.chance(50) ? g.xmm() + ", " + g.xmm() : g.xmm() + ", " + g.mem(128, 16)) + ", " + imm, 0, 0, 0);
+    return;
+  }
+  const std::string dst = g.xmm(), src = g.xmm();
+  std::string mask;
+  do mask = g.xmm(); while (mask == dst || mask == src);
+  const char* const ps = single ? "ps " : "pd ";
+  for (const std::string& r : {dst, src}) {
+    g.setup(std::string("movap") + ps[1] + " " + mask + ", " + r);
+    g.setup(std::string("cmpord") + ps + mask + ", " + r);
+    g.setup(std::string("andp") + ps[1] + " " + r + ", " + mask);
+  }
+  g.emit(mnemonic + dst + ", " + src + ", " + imm, 0, 0, 0);
+}
+
 void step_sse41_fp(Gen& g) {
   // roundXX: imm bits 7..4 are reserved, so 0..15 is every meaningful value
   static const std::vector<OpGroup> groups = {
-      {{"blendps", "blendpd", "dpps", "dppd"}, kXmmImm},
+      {{"blendps", "blendpd"}, kXmmImm},
       {{"blendvps", "blendvpd"}, kXmmBlendv},
       {{"roundps", "roundpd"}, {"{x}, {x}, {u4}", "{x}, {m128}, {u4}"}},
       {{"roundss"}, {"{x}, {x}, {u4}", "{x}, {m32}, {u4}"}},
       {{"roundsd"}, {"{x}, {x}, {u4}", "{x}, {m64}, {u4}"}},
   };
   if (g.chance(15)) emit_mxcsr_change(g, false);
+  else if (g.chance(30)) emit_dot_product(g);
   else emit_from(g, groups);
 }
 

@@ -12,6 +12,8 @@ struct OpGroup {
   std::vector<const char*> mnemonics;
   std::vector<const char*> forms;  // Gen::expand templates; "" for no operands
   uint32_t reads = 0, defines = 0, undefines = 0;
+  uint32_t vendor_undefines = 0;  // Insn::vendor_undefines
+  uint16_t fsw_defines = 0, fsw_undefines = 0;  // x87 C0-C3 (Insn)
 };
 
 inline void emit_from(Gen& g, const std::vector<OpGroup>& groups) {
@@ -19,7 +21,10 @@ inline void emit_from(Gen& g, const std::vector<OpGroup>& groups) {
   std::string text = grp.mnemonics[g.below(grp.mnemonics.size())];
   const char* form = grp.forms[g.below(grp.forms.size())];
   if (*form) text += " " + g.expand(form);
-  g.emit(text, grp.reads, grp.defines, grp.undefines);
+  Insn insn{text, grp.reads, grp.defines, grp.undefines, grp.vendor_undefines};
+  insn.fsw_defines = grp.fsw_defines;
+  insn.fsw_undefines = grp.fsw_undefines;
+  g.emit(insn);
 }
 
 // Operand forms of a two-operand integer instruction at every width:
