@@ -84,6 +84,7 @@ class VectorLowering {
   // ---- floating point (compile_vector_fp.cpp)
   bool lower_fp(ir::Value v);
   void lower_fp_packed(ir::Value v);
+  void flush_tiny(VReg d, VReg x, VReg t);
   void lower_fp_scalar(ir::Value v);
   void lower_fminmax(ir::Value v, bool scalar);
   void lower_fcmp(ir::Value v, bool scalar);

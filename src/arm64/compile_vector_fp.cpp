@@ -75,6 +75,23 @@ void VectorLowering::merge_low(VReg d, VReg base, unsigned lane) {
   a_.ins(fsize(lane), d, 0, kVTmp0, 0);
 }
 
+// rcpps/rsqrtps and their scalar forms are estimates that never raise an
+// SIMD floating-point exception (the SDM lists none for them): the exact
+// divide and square root that compute them here must leave MXCSR's flags
+// (FPSR) as they were.
+
+// The estimates also read a denormal operand as a zero and give a zero for
+// a result below the smallest normal, both with the sign kept, in every
+// MXCSR mode: d = x with the lanes whose exponent field is 0 cleared but
+// for the sign (float lanes; t is clobbered).
+void VectorLowering::flush_tiny(VReg d, VReg x, VReg t) {
+  a_.shl(VArr::S4, t, x, 1);     // the sign out
+  a_.ushr(VArr::S4, t, t, 24);   // the exponent field
+  a_.cmeq0(VArr::S4, t, t);      // all ones where it is 0
+  a_.ushr(VArr::S4, t, t, 1);    // ... but for the sign
+  a_.bic(VArr::B16, d, x, t);
+}
+
 void VectorLowering::lower_fp_packed(Value v) {
   const Inst& i = inst(v);
   const VArr arr = farr(i.lane);
@@ -87,22 +104,33 @@ void VectorLowering::lower_fp_packed(Value v) {
   // The NaN fix-up needs the operands (and a group's): compute beside them.
   const bool exact = c_.cfg_.exact_fp_nan;
   VReg r = exact && (d == x || d == y || reads_register(group, d)) ? kVTmp0 : d;
+  const bool estimate = op == VecOp::FRecip || op == VecOp::FRsqrt;
+  if (estimate) a_.mrs(kTmp1, SysReg::FPSR);  // the estimates raise no flags (above)
   switch (op) {
-    case VecOp::FRecip:  // no new NaN from 1/x: no check
+    case VecOp::FRecip: {  // no new NaN from 1/x: no check
+      const VReg t = scratch(), xf = scratch();
+      flush_tiny(xf, x, t);
       a_.fmov_imm(arr, kVTmp1, kFpOne);
-      a_.fdiv(arr, r, kVTmp1, x);
+      a_.fdiv(arr, r, kVTmp1, xf);
+      flush_tiny(r, r, t);
+      a_.msr(SysReg::FPSR, kTmp1);
       copy(d, r);
       return;
-    case VecOp::FRsqrt:
-      a_.fsqrt(arr, r, x);
+    }
+    case VecOp::FRsqrt: {
+      const VReg t = scratch(), xf = scratch();
+      flush_tiny(xf, x, t);
+      a_.fsqrt(arr, r, xf);
       a_.fmov_imm(arr, kVTmp1, kFpOne);
       a_.fdiv(arr, r, kVTmp1, r);
       break;
+    }
     default: emit_fp_op(a_, op, i.lane, r, x, y); break;
   }
   // A group member is checked by its group's last operation.
   if (exact && c_.vec_.nan_root_of(v) == ir::kNoValue)
     check_nan(v, r, x, y, r == kVTmp0 ? scratch() : kVTmp0, std::move(group));
+  if (estimate) a_.msr(SysReg::FPSR, kTmp1);
   copy(d, r);
 }
 
@@ -117,21 +145,31 @@ void VectorLowering::lower_fp_scalar(Value v) {
   const bool low_only = c_.vec_.is_low_only(v);
   const VReg d = low_only ? def(v) : kVTmp0;
   const VReg r = d == x || d == y || reads_register(group, d) ? kVTmp0 : d;  // operands stay for the NaN rule
+  const bool estimate = op == VecOp::FRecipScalar || op == VecOp::FRsqrtScalar;
+  if (estimate) a_.mrs(kTmp1, SysReg::FPSR);
   switch (op) {
-    case VecOp::FRecipScalar:
+    case VecOp::FRecipScalar: {
+      const VReg t = scratch(), yf = scratch();
+      flush_tiny(yf, y, t);
       a_.fmov_imm(fs, kVTmp1, kFpOne);
-      a_.fdiv(fs, r, kVTmp1, y);
+      a_.fdiv(fs, r, kVTmp1, yf);
+      flush_tiny(r, r, t);
       break;
-    case VecOp::FRsqrtScalar:
-      a_.fsqrt(fs, r, y);
+    }
+    case VecOp::FRsqrtScalar: {
+      const VReg t = scratch(), yf = scratch();
+      flush_tiny(yf, y, t);
+      a_.fsqrt(fs, r, yf);
       a_.fmov_imm(fs, kVTmp1, kFpOne);
       a_.fdiv(fs, r, kVTmp1, r);
       break;
+    }
     default: emit_fp_op(a_, op, i.lane, r, x, y); break;
   }
   // 1/x makes no NaN of its own; a group member is checked by its group.
   if (op != VecOp::FRecipScalar && c_.cfg_.exact_fp_nan && c_.vec_.nan_root_of(v) == ir::kNoValue)
     check_nan(v, r, x, y, kVTmp0, std::move(group));
+  if (estimate) a_.msr(SysReg::FPSR, kTmp1);
   if (low_only) copy(d, r);
   else merge_low(def(v), x, i.lane);
 }
