@@ -29,7 +29,7 @@ namespace {
 
 void usage(FILE* out) {
   std::fprintf(out,
-               "usage: phybin [run] PROGRAM [ARGS...]   run an x86-64 Linux program\n"
+               "usage: phybin [run] [--] PROGRAM [ARGS...]   run an x86-64 Linux program\n"
                "       phybin --help | --version\n"
                "settings (environment): PHYBIN_CACHE_SIZE (MiB, or 512K), PHYBIN_CACHE_DIR (saved\n"
                "translations; off), PHYBIN_LOG_LEVEL (0-3), PHYBIN_LOG_FILE, PHYBIN_STRICT_FLAGS, PHYBIN_EXACT_MXCSR.\n"
@@ -146,6 +146,13 @@ int main_impl(int argc, char** argv) {
   if (arg == "--version") {
     std::printf("phybin 0.1\n");
     return 0;
+  }
+  // A program whose name starts with '-' comes after "--" (or as ./-name).
+  if (arg == "--") {
+    if (++first >= argc) throw Error(ErrorCode::PHYBIN_ERR_USAGE, "no program given after --");
+  } else if (arg.size() > 1 && arg[0] == '-') {
+    usage(stderr);
+    throw Error(ErrorCode::PHYBIN_ERR_USAGE, "unknown option " + arg + " (a program named so: phybin -- " + arg + ")");
   }
   std::vector<std::string> guest_argv(argv + first, argv + argc);
   run_program(settings, guest_argv);

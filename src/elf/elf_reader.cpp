@@ -44,20 +44,31 @@ std::string range_text(uint64_t begin, uint64_t end) { return "[" + hex(begin) +
 class InputFile {
  public:
   explicit InputFile(const std::string& path) : path_(path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) fail(ErrorCode::PHYBIN_ERR_FILE_ACCESS, path, std::string("cannot open: ") + std::strerror(errno));
+    // Looked at before it is opened: opening a FIFO waits for a writer,
+    // and opening a device may do something.
     struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) refuse_unless_regular(st);
+    // O_NONBLOCK: should the file have become a FIFO since, open returns.
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd_ < 0) fail(ErrorCode::PHYBIN_ERR_FILE_ACCESS, path, std::string("cannot open: ") + std::strerror(errno));
     if (::fstat(fd_, &st) != 0) {
       int saved = errno;
       ::close(fd_);
       fail(ErrorCode::PHYBIN_ERR_FILE_ACCESS, path, std::string("cannot stat: ") + std::strerror(saved));
     }
-    if (!S_ISREG(st.st_mode)) {
-      ::close(fd_);
-      fail(ErrorCode::PHYBIN_ERR_FILE_ACCESS, path,
-           S_ISDIR(st.st_mode) ? "is a directory, not a program" : "not a regular file");
-    }
+    if (!S_ISREG(st.st_mode)) ::close(fd_);
+    refuse_unless_regular(st);
     size_ = static_cast<uint64_t>(st.st_size);
+  }
+  void refuse_unless_regular(const struct stat& st) const {
+    if (S_ISREG(st.st_mode)) return;
+    const char* what = S_ISDIR(st.st_mode)    ? "is a directory"
+                       : S_ISFIFO(st.st_mode) ? "is a FIFO (named pipe)"
+                       : S_ISSOCK(st.st_mode) ? "is a socket"
+                       : S_ISCHR(st.st_mode)  ? "is a character device"
+                       : S_ISBLK(st.st_mode)  ? "is a block device"
+                                              : "is not a regular file";
+    fail(ErrorCode::PHYBIN_ERR_FILE_ACCESS, path_, std::string(what) + ", not a program");
   }
   ~InputFile() { ::close(fd_); }
   InputFile(const InputFile&) = delete;
@@ -129,6 +140,9 @@ void check_identification(const std::string& path, const unsigned char* bytes, u
     fail(ErrorCode::PHYBIN_ERR_BAD_ELF, path, "invalid ELF byte order " + std::to_string(data));
 
   bool big_endian = data == ELFDATA2MSB;
+  if (big_endian)
+    fail(ErrorCode::PHYBIN_ERR_NOT_X86_64_ELF, path,
+         "big-endian ELF (EI_DATA is ELFDATA2MSB): x86-64 programs are little-endian");
   uint16_t machine = big_endian ? static_cast<uint16_t>(bytes[18] << 8 | bytes[19])
                                 : static_cast<uint16_t>(bytes[19] << 8 | bytes[18]);
   const char* bits = elf_class == ELFCLASS64 ? "64-bit" : "32-bit";
@@ -137,7 +151,6 @@ void check_identification(const std::string& path, const unsigned char* bytes, u
          std::string("ELF for ") + machine_name(machine) + " (" + bits + "), not x86-64");
   if (elf_class != ELFCLASS64)
     fail(ErrorCode::PHYBIN_ERR_NOT_X86_64_ELF, path, "32-bit ELF for x86-64 (x32 ABI), not supported");
-  if (big_endian) fail(ErrorCode::PHYBIN_ERR_NOT_X86_64_ELF, path, "big-endian ELF, not x86-64");
   if (bytes[EI_VERSION] != EV_CURRENT)
     fail(ErrorCode::PHYBIN_ERR_BAD_ELF, path, "unknown ELF version " + std::to_string(bytes[EI_VERSION]));
 
@@ -266,6 +279,13 @@ void check_loads_and_entry(const std::string& path, ElfInfo& info) {
   const ProgramHeader& last = info.phdrs[info.load_indexes.back()];
   info.min_vaddr = first.vaddr;
   info.max_vaddr = last.vaddr + last.memsz;
+  // An ET_EXEC is mapped where it says; Linux keeps the lowest 64 KiB
+  // unmapped (vm.mmap_min_addr), and so does a program that runs there.
+  constexpr uint64_t kLowestMappable = 0x10000;
+  if (!info.is_pie() && info.min_vaddr < kLowestMappable)
+    fail(ErrorCode::PHYBIN_ERR_BAD_ELF, path,
+         "PT_LOAD segment at " + hex(info.min_vaddr) +
+             ": below 64 KiB, which Linux never maps (vm.mmap_min_addr); the program cannot be loaded there");
   for (size_t index : info.load_indexes) {
     const ProgramHeader& ph = info.phdrs[index];
     if (info.entry >= ph.vaddr && info.entry - ph.vaddr < ph.memsz) return;

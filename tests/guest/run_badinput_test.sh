@@ -32,7 +32,7 @@ runner="${PHYBIN_GUEST_RUNNER:-$runner}"
 case "$runner" in /*) ;; */*) runner="$PWD/$runner" ;; esac
 file="$1"
 shift
-case "$file" in /*) ;; *) file="$PWD/$file" ;; esac
+case "$file" in /*|-*) ;; *) file="$PWD/$file" ;; esac  # -*: an option, as given
 set -- "$file" "$@"
 if [ -z "$runner" ] || [ ! -x "$runner" ]; then
   echo "FAIL: phybin runner '${runner}' is missing or not executable"

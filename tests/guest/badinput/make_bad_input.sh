@@ -4,6 +4,8 @@
 #   make_bad_input.sh truncate N IN OUT    only the first N bytes of IN
 #   make_bad_input.sh phoff-beyond IN OUT  e_phoff (bytes 32..39) pointing
 #                                          far past the end of the file
+#   make_bad_input.sh big-endian IN OUT    EI_DATA (byte 5) set to ELFDATA2MSB
+#   make_bad_input.sh fifo OUT             a named pipe (nobody ever writes it)
 set -eu
 mode="$1"
 shift
@@ -20,6 +22,15 @@ case "$mode" in
     cp "$1" "$2.tmp"
     # 0x7fff0000, little-endian, 8 bytes: about 2 GB, beyond any test file.
     printf '\000\000\377\177\000\000\000\000' | dd of="$2.tmp" bs=1 seek=32 conv=notrunc status=none
+    ;;
+  big-endian)
+    cp "$1" "$2.tmp"
+    printf '\002' | dd of="$2.tmp" bs=1 seek=5 conv=notrunc status=none
+    ;;
+  fifo)
+    rm -f "$1"
+    mkfifo "$1"
+    exit 0
     ;;
   *)
     echo "make_bad_input.sh: unknown mode $mode" >&2
