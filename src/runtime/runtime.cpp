@@ -264,7 +264,7 @@ void Runtime::run(GuestState& state) {
     }
     BlockTable::Index block = lookup_or_translate(state.rip);
     if (block == BlockTable::kNone) {
-      raise_fetch_fault(state);
+      if (!emulate_vsyscall(state)) raise_fetch_fault(state);
       continue;
     }
     // Link the exit we came from, unless a flush threw its code away.

@@ -113,6 +113,10 @@ class Runtime {
   void drop_code(uint64_t begin, uint64_t end);
   void run_deferred_invalidations();
   void system_call(GuestState& st);
+  // A call into the x86-64 vsyscall page: emulated as Linux does; false
+  // when st.rip is not one of its entries (or the return address cannot
+  // be read), which then faults as any code fetch there.
+  bool emulate_vsyscall(GuestState& st);
   void host_call(GuestState& st, bool interruptible);
   bool in_indirect_lookup(const void* pc) const;
   // Persistent translations (runtime_persist.cpp).

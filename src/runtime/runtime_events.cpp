@@ -143,6 +143,33 @@ bool Runtime::in_indirect_lookup(const void* pc) const {
   return false;
 }
 
+// The vsyscall page of old x86-64 binaries: Linux (vsyscall=xonly, its
+// default) has no code there but emulates a call to one of its three
+// entries: the system call, then the return to the caller, every register
+// but RAX kept.  Any other address in the page faults as usual.
+bool Runtime::emulate_vsyscall(GuestState& st) {
+  constexpr uint64_t kPage = 0xffffffffff600000;
+  if (st.rip - kPage >= 0x1000) return false;
+  uint64_t nr;
+  switch (st.rip - kPage) {
+    case 0x000: nr = sys::X86_NR_gettimeofday; break;
+    case 0x400: nr = sys::X86_NR_time; break;
+    case 0x800: nr = sys::X86_NR_getcpu; break;
+    default: return false;
+  }
+  uint64_t return_address;
+  if (!guest_read(&return_address, st.gpr[RSP], sizeof return_address)) return false;
+  const GuestState before = st;
+  st.gpr[RAX] = nr;
+  host_call(st, false);
+  const uint64_t result = st.gpr[RAX];
+  st = before;
+  st.gpr[RAX] = result;
+  st.gpr[RSP] += 8;
+  st.rip = return_address;
+  return true;
+}
+
 // The Linux layer's call, marked for the host signal handlers.  An
 // interruptible call does not start while a guest signal is pending.
 void Runtime::host_call(GuestState& s, bool interruptible) {

@@ -221,6 +221,8 @@ int first_ready_signal() {
 
 sigjmp_buf* copy_guard() { return g_copy_guard; }
 
+bool guest_read(void* dst, uint64_t src, size_t n) { return guarded_copy(dst, reinterpret_cast<const void*>(src), n); }
+
 bool guest_handles_fault(int sig) {
   return is_real_handler(sys::process().signal_actions[sig].handler) && !(sys::guest_signal_mask() & bit(sig));
 }

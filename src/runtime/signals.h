@@ -70,6 +70,10 @@ void sigreturn(GuestState& st);
 // the x86-64 kernel gives for that fetch.
 void raise_exec_fault(GuestState& st, uint64_t address, bool mapped);
 
+// Copies n bytes of guest memory at `src`; false when they are not all
+// readable (no fault reaches the guest).
+bool guest_read(void* dst, uint64_t src, size_t n);
+
 // Whether a fault raising `sig` now would run a guest handler (one is set
 // and the signal is not blocked).
 bool guest_handles_fault(int sig);
