@@ -14,13 +14,29 @@ using ir::Value;
 
 namespace {
 
+bool is_segment(const ZydisDecodedOperand& op) {
+  return op.type == ZYDIS_OPERAND_TYPE_REGISTER && ZydisRegisterGetClass(op.reg.value) == ZYDIS_REGCLASS_SEGMENT;
+}
+
+// The selectors a 64-bit process runs with under Linux: __USER_CS and
+// __USER_DS for CS and SS, null in DS, ES, FS and GS (FS and GS bases come
+// from arch_prctl, not from descriptors).
+uint64_t user_selector(ZydisRegister seg) {
+  switch (seg) {
+    case ZYDIS_REGISTER_CS: return 0x33;
+    case ZYDIS_REGISTER_SS: return 0x2b;
+    default: return 0;
+  }
+}
+
+// mov r/m, Sreg: a word into memory; into a register of any width, the
+// selector zero-extended (a 16-bit register keeps its upper bits).
 bool mov(Ctx& c) {
-  if (c.op(0).type == ZYDIS_OPERAND_TYPE_REGISTER && c.op(0).reg.value >= ZYDIS_REGISTER_ES &&
-      c.op(0).reg.value <= ZYDIS_REGISTER_GS)
-    return false;  // segment register writes: not for user programs
-  if (c.op(1).type == ZYDIS_OPERAND_TYPE_REGISTER && ZydisRegisterGetClass(c.op(1).reg.value) ==
-                                                        ZYDIS_REGCLASS_SEGMENT)
-    return false;
+  if (is_segment(c.op(0))) return false;  // segment loads: not translated
+  if (is_segment(c.op(1))) {
+    write_operand(c, 0, c.b.constant(operand_type(c.op(0)), user_selector(c.op(1).reg.value)));
+    return true;
+  }
   write_operand(c, 0, read_operand(c, 1));
   return true;
 }
@@ -45,14 +61,14 @@ bool xchg(Ctx& c) {
   return true;
 }
 
-bool is_segment(const ZydisDecodedOperand& op) {
-  return op.type == ZYDIS_OPERAND_TYPE_REGISTER && ZydisRegisterGetClass(op.reg.value) == ZYDIS_REGCLASS_SEGMENT;
-}
-
-// push/pop move 8 bytes, or 2 with a 66 prefix (push r16/m16/imm16, pop r16/m16).
+// push/pop move 8 bytes, or 2 with a 66 prefix (push r16/m16/imm16, pop
+// r16/m16, push fs/gs: the selector zero-extended to the operand size).
 bool push(Ctx& c) {
-  if (is_segment(c.op(0))) return false;
   Type t = type_of_size(c.d.info.operand_width);
+  if (is_segment(c.op(0))) {
+    push_stack(c, c.b.constant(t, user_selector(c.op(0).reg.value)));
+    return true;
+  }
   if (c.op(0).type != ZYDIS_OPERAND_TYPE_IMMEDIATE) {
     push_stack(c, read_operand(c, 0));
     return true;

@@ -43,6 +43,16 @@ bool rdpid(Ctx& c) {
   return true;
 }
 
+// smsw: the machine status word, CR0's low bits.  The CPU phybin presents
+// (a Westmere, CPUID) has no UMIP, so user code may read it: Linux runs
+// with PE MP ET NE WP AM PG.  A word into memory, else the whole value.
+bool smsw(Ctx& c) {
+  constexpr uint64_t kCr0 = 0x80050033;
+  const Type t = operand_type(c.op(0));
+  write_operand(c, 0, c.b.constant(t, t == Type::I16 ? kCr0 & 0xffff : kCr0));
+  return true;
+}
+
 // Faults (ud2, hlt) report the instruction's own address; the int3 trap
 // reports the address after it, as the CPU does.
 template <int kSignal>
@@ -105,6 +115,7 @@ void register_system(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_RDTSC, rdtsc);
   t.add(ZYDIS_MNEMONIC_RDTSCP, rdtscp);
   t.add(ZYDIS_MNEMONIC_RDPID, rdpid);
+  t.add(ZYDIS_MNEMONIC_SMSW, smsw);
   // CPUID does not advertise OSXSAVE, so xgetbv is #UD as on such a CPU.
   t.add(ZYDIS_MNEMONIC_XGETBV, trap<SIGILL>);
   t.add(ZYDIS_MNEMONIC_UD2, trap<SIGILL>);

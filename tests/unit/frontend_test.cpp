@@ -823,6 +823,20 @@ TEST(FrontendErrors, HandlerThatRefusesTrapsToo) {
   expect_untranslatable_trap(code.translate(), code.addr(), 2);
 }
 
+// smsw as on a CPU without UMIP (the Westmere CPUID reports): CR0 as Linux
+// sets it, PE MP ET NE WP AM PG.
+TEST(FrontendSystem, SmswReadsLinuxCr0) {
+  for (auto [code, want] : {std::pair<Code, uint64_t>{Code{0x0f, 0x01, 0xe0}, 0x80050033},         // smsw eax
+                            std::pair<Code, uint64_t>{Code{0x48, 0x0f, 0x01, 0xe0}, 0x80050033},   // smsw rax
+                            std::pair<Code, uint64_t>{Code{0x66, 0x0f, 0x01, 0xe0}, 0x0033}}) {    // smsw ax
+    Block b = code.translate();
+    const bool found = std::any_of(b.insts.begin(), b.insts.end(), [&](const ir::Inst& i) {
+      return !i.dead && i.op == Opcode::Const && i.imm == want;
+    });
+    EXPECT_TRUE(found) << std::hex << want;
+  }
+}
+
 TEST(FrontendErrors, UntranslatableLaterInstructionEndsTheBlockBeforeIt) {
   Code code{0x89, 0xd8, 0xc5, 0xf5, 0xfe, 0xd0};  // mov eax, ebx; vpaddd ...
   Block b = code.translate();
