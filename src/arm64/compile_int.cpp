@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "arm64/compiler.h"
+#include "common/error.h"
 
 namespace phybin::arm64 {
 
@@ -87,8 +88,15 @@ void BlockCompiler::lower(Value v) {
     case Opcode::Trap: lower_trap(v); return;
     case Opcode::FpTrapBegin:
     case Opcode::FpTrapCheck: lower_fp_trap(v); return;
-    default: lower_vector(v); return;
+    case Opcode::GetXmm: case Opcode::SetXmm: case Opcode::VZero: case Opcode::VLoad: case Opcode::VStore:
+    case Opcode::VCheckAlign: case Opcode::VUnary: case Opcode::VBinary: case Opcode::VTernary:
+      lower_vector(v);
+      return;
+    case Opcode::Count: break;
   }
+  // No default above: an opcode added to opcodes.inc without a lowering
+  // fails the build (-Wswitch), not a run.
+  throw Error(ErrorCode::PHYBIN_ERR_INTERNAL, "not an IR opcode");
 }
 
 void BlockCompiler::lower_arith(Value v) {

@@ -2,27 +2,115 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <iterator>
 
+#include "common/error.h"
 #include "ir/builder.h"
 
 namespace phybin::ir {
 namespace {
 
+// What an opcode's result and arguments may be (opcodes.inc).
+enum class Rule : uint8_t { None, Opt, Void, I1, I32, I64, V128, Int, Scalar, Data, Any, Same, Arg0 };
+
 struct OpInfo {
   const char* name;
   int nargs;
   uint8_t props;
+  Rule result;
+  Rule args[3];
 };
 
 constexpr OpInfo kOps[] = {
-#define X(name, nargs, props) {#name, nargs, props},
+#define X(name, nargs, props, result, arg0, arg1, arg2) \
+  {#name, nargs, props, Rule::result, {Rule::arg0, Rule::arg1, Rule::arg2}},
 #include "ir/opcodes.inc"
 #undef X
 };
+static_assert(std::size(kOps) == static_cast<size_t>(Opcode::Count));
 
 const OpInfo& info(Opcode op) { return kOps[static_cast<int>(op)]; }
 
+bool is_int(Type t) { return t == Type::I8 || t == Type::I16 || t == Type::I32 || t == Type::I64; }
+
+// Whether type t satisfies rule r; `result` and `arg0` for Same and Arg0.
+bool satisfies(Rule r, Type t, Type result, Type arg0) {
+  switch (r) {
+    case Rule::None: return false;  // an argument where none may be
+    case Rule::Opt: case Rule::Any: return true;
+    case Rule::Void: return t == Type::Void;
+    case Rule::I1: return t == Type::I1;
+    case Rule::I32: return t == Type::I32;
+    case Rule::I64: return t == Type::I64;
+    case Rule::V128: return t == Type::V128;
+    case Rule::Int: return is_int(t);
+    case Rule::Scalar: return t == Type::I1 || is_int(t);
+    case Rule::Data: return t != Type::Void;
+    case Rule::Same: return t == result;
+    case Rule::Arg0: return t == arg0;
+  }
+  return false;
+}
+
+std::string problem(const Block& block, Value v, const std::string& what) {
+  char head[48];
+  std::snprintf(head, sizeof head, "%%%u %s: ", v, opcode_name(block.at(v).op));
+  return head + what;
+}
+
+// Whether `arg`, used at index `user` (kNoValue: by the exit), names a live
+// value defined before it.
+bool defined_before(const Block& block, Value arg, size_t user) {
+  return arg < block.insts.size() && arg < user && !block.at(arg).dead;
+}
+
+std::string verify_inst(const Block& block, Value v) {
+  const Inst& in = block.at(v);
+  if (static_cast<size_t>(in.op) >= std::size(kOps)) return problem(block, v, "unknown opcode");
+  const OpInfo& op = info(in.op);
+  if (!satisfies(op.result, in.type, in.type, Type::Void)) return problem(block, v, std::string("result type ") + type_name(in.type));
+  const Type arg0 = in.args[0] != kNoValue && in.args[0] < block.insts.size() ? block.at(in.args[0]).type : Type::Void;
+  for (int i = 0; i < 3; ++i) {
+    const Value a = in.args[i];
+    const Rule rule = op.args[i];
+    const std::string which = "argument " + std::to_string(i);
+    if (a == kNoValue) {
+      if (i < op.nargs && rule != Rule::Opt) return problem(block, v, which + " missing");
+      continue;
+    }
+    if (i >= op.nargs) return problem(block, v, which + " beyond the opcode's " + std::to_string(op.nargs));
+    if (!defined_before(block, a, v)) return problem(block, v, which + " is not a live earlier value");
+    if (!satisfies(rule, block.at(a).type, in.type, arg0))
+      return problem(block, v, which + " has type " + type_name(block.at(a).type));
+  }
+  return "";
+}
+
 }  // namespace
+
+std::string verify(const Block& block) {
+  for (Value v = 0; v < block.insts.size(); ++v) {
+    if (block.at(v).dead) continue;
+    std::string p = verify_inst(block, v);
+    if (!p.empty()) return p;
+  }
+  const Exit& e = block.exit;
+  const size_t end = block.insts.size();
+  if (e.kind == ExitKind::Branch && e.cond != kNoValue &&
+      (!defined_before(block, e.cond, end) || block.at(e.cond).type != Type::I1))
+    return "exit: the branch condition is not a live I1 value";
+  if ((e.kind == ExitKind::Indirect || e.kind == ExitKind::Return) &&
+      (!defined_before(block, e.address, end) || block.at(e.address).type != Type::I64))
+    return "exit: the target address is not a live I64 value";
+  return "";
+}
+
+void verify_or_throw([[maybe_unused]] const Block& block) {
+#ifdef PHYBIN_IR_VERIFY
+  const std::string p = verify(block);
+  if (!p.empty()) throw Error(ErrorCode::PHYBIN_ERR_INTERNAL, "malformed IR: " + p + "\n" + print_block(block));
+#endif
+}
 
 const char* opcode_name(Opcode op) { return info(op).name; }
 int opcode_arg_count(Opcode op) { return info(op).nargs; }

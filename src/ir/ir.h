@@ -11,7 +11,7 @@
 namespace phybin::ir {
 
 enum class Opcode : uint8_t {
-#define X(name, nargs, props) name,
+#define X(name, nargs, props, result, arg0, arg1, arg2) name,
 #include "ir/opcodes.inc"
 #undef X
   Count
@@ -98,5 +98,14 @@ struct Block {
 };
 
 std::string print_block(const Block& block);
+
+// Checks a block against the opcode table (argument counts and types, the
+// result type) and SSA order (arguments defined before use, live where
+// used, the exit's values too).  Returns "" when the block is well formed,
+// else what is wrong, naming the instruction.
+std::string verify(const Block& block);
+// verify() in builds made with PHYBIN_IR_VERIFY (Debug, the test build):
+// throws Error(PHYBIN_ERR_INTERNAL) with the block printed.
+void verify_or_throw(const Block& block);
 
 }  // namespace phybin::ir

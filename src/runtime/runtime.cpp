@@ -176,7 +176,9 @@ BlockTable::Index Runtime::translate(uint64_t pc) {
   for (;;) {
     ir::Block& block = block_scratch_;
     frontend_.translate(pc, max_insns, block);
+    ir::verify_or_throw(block);
     ir::optimize(block);
+    ir::verify_or_throw(block);
     try {
       const uint32_t* code = emit_block(block);
       if (!code) {

@@ -50,7 +50,16 @@ class Code {
     return *this;
   }
   uint64_t addr(size_t offset = 0) const { return reinterpret_cast<uint64_t>(bytes_.data()) + offset; }
-  Block translate(unsigned max_insns = 64) const { return Frontend(Hooks{}).translate(addr(), max_insns); }
+  // Every block the tests translate must pass the IR verifier, before and
+  // after the passes.
+  Block translate(unsigned max_insns = 64) const {
+    Block b = Frontend(Hooks{}).translate(addr(), max_insns);
+    EXPECT_EQ(ir::verify(b), "") << ir::print_block(b);
+    Block optimized = b;
+    ir::optimize(optimized);
+    EXPECT_EQ(ir::verify(optimized), "") << ir::print_block(optimized);
+    return b;
+  }
 
  private:
   alignas(16) std::array<uint8_t, 512> bytes_;
