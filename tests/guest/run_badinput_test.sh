@@ -10,6 +10,8 @@
 # PHYBIN_GUEST_RUNNER overrides --runner, as for run_guest_test.sh;
 # PHYBIN_GUEST_TIMEOUT bounds the run (seconds, default 300).
 set -u
+# shellcheck source=guest_env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/guest_env.sh"
 
 runner=""
 code=""
@@ -46,7 +48,7 @@ ulimit -c 0
 
 exec 3>&2 2>/dev/null  # keep the shell's "Segmentation fault" lines out
 (cd "$work" && exec timeout --kill-after=10 "${PHYBIN_GUEST_TIMEOUT:-300}" \
-  env -i PATH=/usr/bin:/bin LANG=C HOME=/tmp "$runner" "$@") \
+  env -i "${guest_base_env[@]}" "$runner" "$@") \
   < /dev/null > "$work/out" 2> "$work/err"
 status=$?
 exec 2>&3 3>&-

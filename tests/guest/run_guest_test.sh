@@ -2,7 +2,10 @@
 # Runs one x86-64 guest program natively and through phybin and compares
 # the two runs: stdout byte for byte and the exit status as the shell sees
 # it (128 + N for death by signal N).  stderr is shown on failure only,
-# because phybin and qemu may add a line when the guest crashes.
+# because phybin and qemu may add a line when the guest crashes.  Lines
+# that begin with `model: ` are the exception: they hold values Intel and
+# AMD compute differently, and are compared with PROG.model (README.md,
+# "Vendor-model lines").
 #
 # usage: run_guest_test.sh --runner PATH --data-dir DIR --name PROG
 #                          [--phybin-env VAR=VAL]... -- BINARY
@@ -10,8 +13,9 @@
 #   --runner      the phybin command (scripts/phybin); the environment
 #                 variable PHYBIN_GUEST_RUNNER overrides it, so that the
 #                 harness itself can be checked with stand-in runners
-#   --data-dir    where PROG.args, PROG.env and PROG.stdin live (optional
-#                 files: one argument per line / VAR=VAL per line / stdin)
+#   --data-dir    where PROG.args, PROG.env, PROG.stdin and PROG.model live
+#                 (optional files: one argument per line / VAR=VAL per line /
+#                 stdin / the model lines the program prints)
 #   --name        the program's name, used to find those files
 #   --phybin-env  an extra variable for the phybin run only (repeatable)
 #   --warm        run phybin twice with a fresh translation cache directory:
@@ -20,8 +24,12 @@
 #                 Without it phybin keeps no translations (PHYBIN_CACHE_DIR=off)
 #
 # Environment: PHYBIN_GUEST_TIMEOUT (seconds for the phybin run, default
-# 300), PHYBIN_GUEST_KEEP=1 keeps the work directory for inspection.
+# 300), PHYBIN_GUEST_KEEP=1 keeps the work directory for inspection,
+# PHYBIN_GUEST_NATIVE_VENDOR=AuthenticAMD (say) pretends the build CPU is of
+# that vendor (the native run's model lines are then not checked).
 set -u
+# shellcheck source=guest_env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/guest_env.sh"
 
 runner=""
 data_dir=""
@@ -59,32 +67,7 @@ if [ -z "$runner" ] || [ ! -x "$runner" ]; then
   exit 1
 fi
 
-# The fixed environment both runs get.  GLIBC_TUNABLES masks AVX and FMA
-# from glibc's CPU dispatch in the native run: the host CPU has them, the
-# x86-64 machine phybin presents does not, and libm's FMA variants of sin,
-# exp, pow, atan2 ... round differently in the last bit from the SSE2 ones.
-# The variable is part of both runs' environment, so the guest sees the
-# same envp either way; under phybin it changes nothing.
-fixed_env=(
-  PATH=/usr/bin:/bin
-  LANG=C
-  HOME=/tmp
-  "GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX,-AVX2,-FMA,-FMA4,-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-AVX512CD"
-)
-if [ -f "$data_dir/$name.env" ]; then
-  while IFS= read -r line || [ -n "$line" ]; do
-    case "$line" in ''|'#'*) continue ;; esac
-    fixed_env+=("$line")
-  done < "$data_dir/$name.env"
-fi
-args=()
-if [ -f "$data_dir/$name.args" ]; then
-  mapfile -t args < "$data_dir/$name.args"
-fi
-stdin_file=/dev/null
-if [ -f "$data_dir/$name.stdin" ]; then
-  stdin_file="$data_dir/$name.stdin"
-fi
+guest_inputs "$data_dir" "$name"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/phybin-guest.XXXXXX")" || exit 1
 cleanup() {
@@ -96,19 +79,6 @@ cleanup() {
 }
 trap cleanup EXIT
 ulimit -c 0  # crashing guests must not leave core files behind
-
-# run_one LABEL TIMEOUT COMMAND...: runs COMMAND in a fresh $work/cwd with
-# the test's stdin, saving stdout, stderr and the shell's view of the
-# exit status.  timeout(1) re-raises a signal that killed its child, so
-# both runs report signals as 128 + N.
-run_one() {
-  local label="$1" limit="$2"
-  shift 2
-  rm -rf "$work/cwd" && mkdir "$work/cwd" || { echo "FAIL: cannot create $work/cwd"; exit 1; }
-  (cd "$work/cwd" && exec timeout --kill-after=10 "$limit" "$@") \
-    < "$stdin_file" > "$work/$label.out" 2> "$work/$label.err"
-  echo $? > "$work/$label.status"
-}
 
 describe_status() {
   local s="$1"
@@ -130,39 +100,87 @@ if [ "$warm" = 1 ]; then
   cache_env=(PHYBIN_CACHE_DIR="$work/translations" PHYBIN_LOG_LEVEL=2)
 fi
 exec 3>&2 2>/dev/null
-run_one native 60 env -i "${fixed_env[@]}" "$binary" "${args[@]}"
+guest_run "$work" native 60 env -i "${fixed_env[@]}" "$binary" "${args[@]}"
 for run in "${runs[@]}"; do
-  run_one "$run" "$phybin_timeout" env -i "${fixed_env[@]}" "${cache_env[@]}" PHYBIN_LOG_FILE="$work/$run.log" \
+  guest_run "$work" "$run" "$phybin_timeout" env -i "${fixed_env[@]}" "${cache_env[@]}" PHYBIN_LOG_FILE="$work/$run.log" \
     "${phybin_env[@]}" "$runner" "$binary" "${args[@]}"
 done
 exec 2>&3 3>&-
 
 native_status="$(cat "$work/native.status")"
-failed=0
+model_file="$data_dir/$name.model"
+build_vendor="$(guest_build_vendor)"
+guest_split_model "$work/native.out"
+native_model_lines=$(grep -c '' "$work/native.out.model")
+
+# show_failure RUN: what helps to see why RUN failed, then exit 1.
+show_failure() {
+  echo "native status: $(describe_status "$native_status")"
+  echo "$1 status: $(describe_status "$(cat "$work/$1.status")")"
+  echo "runner: $runner ${cache_env[*]} ${phybin_env[*]}"
+  echo "--- native stderr (first 2000 bytes) ---"
+  head -c 2000 "$work/native.err"
+  echo "--- $1 stderr (first 4000 bytes) ---"
+  head -c 4000 "$work/$1.err"
+  echo "--- $1 log (last 20 lines) ---"
+  tail -n 20 "$work/$1.log" 2>/dev/null
+  exit 1
+}
+
+# Model lines (`model: ...`, see README.md) hold what the two vendors do
+# differently: they are compared with NAME.model, and the native run's only
+# on a CPU of the model's vendor.  The rest, with the places of the model
+# lines, must be the same as in the native run.
+if [ "$native_model_lines" -gt 0 ] && [ ! -f "$model_file" ]; then
+  echo "FAIL: $name prints $native_model_lines model lines, but there is no $model_file" \
+       "(make it with tests/guest/make_model_files.sh on a $guest_model_vendor machine)"
+  exit 1
+fi
+if [ "$native_model_lines" -eq 0 ] && [ -f "$model_file" ]; then
+  echo "FAIL: $model_file exists, but the native run printed no model lines"
+  show_failure native
+fi
+if [ "$build_vendor" = "$guest_model_vendor" ] && [ -f "$model_file" ] &&
+   ! cmp -s "$model_file" "$work/native.out.model"; then
+  echo "FAIL: the native run's model lines differ from $name.model (this $build_vendor CPU does not do what" \
+       "the model says, or the file is out of date: see tests/guest/make_model_files.sh)"
+  diff -u -a --label "$name.model" --label native "$model_file" "$work/native.out.model" | head -n 200
+  show_failure native
+fi
+
 for run in "${runs[@]}"; do
   status="$(cat "$work/$run.status")"
-  if ! cmp -s "$work/native.out" "$work/$run.out"; then
+  guest_split_model "$work/$run.out"
+  failed=0
+  if ! cmp -s "$work/native.out.rest" "$work/$run.out.rest"; then
     failed=1
     echo "FAIL: stdout of the $run run differs (native $(wc -c < "$work/native.out") bytes, phybin $(wc -c < "$work/$run.out") bytes)"
-    diff -u -a --label native --label "$run" "$work/native.out" "$work/$run.out" | head -n 200
+    diff -u -a --label native --label "$run" "$work/native.out.rest" "$work/$run.out.rest" | head -n 200
+  fi
+  if [ -f "$model_file" ] && ! cmp -s "$model_file" "$work/$run.out.model"; then
+    failed=1
+    echo "FAIL: the model lines of the $run run differ from $name.model"
+    diff -u -a --label "$name.model" --label "$run" "$model_file" "$work/$run.out.model" | head -n 200
   fi
   if [ "$native_status" != "$status" ]; then
     failed=1
     echo "FAIL: exit status of the $run run differs"
   fi
   if [ "$failed" -ne 0 ] || [ "$native_status" -eq 124 ]; then
-    echo "native status: $(describe_status "$native_status")"
-    echo "$run status: $(describe_status "$status")"
-    echo "runner: $runner ${cache_env[*]} ${phybin_env[*]}"
-    echo "--- native stderr (first 2000 bytes) ---"
-    head -c 2000 "$work/native.err"
-    echo "--- $run stderr (first 4000 bytes) ---"
-    head -c 4000 "$work/$run.err"
-    echo "--- $run log (last 20 lines) ---"
-    tail -n 20 "$work/$run.log" 2>/dev/null
-    exit 1
+    show_failure "$run"
   fi
 done
+
+# What the model lines were compared with, for the PASS line.
+outside=""
+[ "$native_model_lines" -gt 0 ] && outside=" outside the model lines"
+if [ "$native_model_lines" -eq 0 ]; then
+  against="no model lines (build CPU $build_vendor)"
+elif [ "$build_vendor" = "$guest_model_vendor" ]; then
+  against="$native_model_lines model lines: vendor model $guest_model_vendor; build CPU $build_vendor: native model lines checked too"
+else
+  against="$native_model_lines model lines: vendor model $guest_model_vendor; build CPU ${build_vendor:-unknown}: model lines checked against $name.model only"
+fi
 
 # translated_blocks RUN: the count in the statistics line the run logged.
 translated_blocks() {
@@ -178,9 +196,10 @@ if [ "$warm" = 1 ]; then
     tail -n 20 "$work/cold.log" "$work/warm.log"
     exit 1
   fi
-  echo "PASS: $name: cold and warm runs identical to native (stdout $(wc -c < "$work/native.out") bytes," \
-       "status $(describe_status "$native_status")); warm run loaded $loaded blocks, translated $warm_blocks of $cold_blocks"
+  echo "PASS: $name: cold and warm runs identical to native$outside (stdout $(wc -c < "$work/native.out") bytes," \
+       "status $(describe_status "$native_status")); warm run loaded $loaded blocks, translated $warm_blocks of $cold_blocks;" \
+       "$against"
   exit 0
 fi
-echo "PASS: $name: stdout $(wc -c < "$work/native.out") bytes identical, status $(describe_status "$native_status")"
+echo "PASS: $name: stdout $(wc -c < "$work/native.out") bytes identical$outside, status $(describe_status "$native_status"); $against"
 exit 0

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
@@ -39,5 +40,17 @@ static inline uint64_t fnv1a(uint64_t hash, const void *data, size_t len) {
 static inline uint64_t fnv1a_u64(uint64_t hash, uint64_t value) {
   return fnv1a(hash, &value, sizeof value);
 }
+
+// A vendor-model line: for a value that Intel and AMD compute differently,
+// or that the manuals leave open and phybin computes as Intel CPUs do.
+// run_guest_test.sh compares these lines with programs/<prog>.model, and
+// the native run's only on a GenuineIntel build machine (README.md,
+// "Vendor-model lines").  A whole line: the format ends with a newline.
+#define MODEL_PREFIX "model: "
+#define model_printf(...) printf(MODEL_PREFIX __VA_ARGS__)
+
+// The start of a line that is a model line when `model` is set, for code
+// that prints both kinds through one format ("%s...").
+static inline const char *model_if(int model) { return model ? MODEL_PREFIX : ""; }
 
 #endif

@@ -4,21 +4,35 @@
 // 28-byte fnstenv/fldenv and 108-byte fnsave/frstor images (tag word
 // computed from contents; the instruction/data pointer fields, which hold
 // addresses, are blanked).  fnstenv masks all exceptions, fnsave
-// reinitializes: both show in FCW afterwards.
+// reinitializes: both show in FCW afterwards.  On model lines
+// (guest_common.h): the condition codes the last instruction leaves
+// undefined, the image's reserved upper halves and FDS (Intel stores 0,
+// AMD the data segment of the last memory operand).
 #include <stdio.h>
 #include <string.h>
+
+#include "guest_common.h"
 
 #define CLOBBERS "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)", "memory"
 
 static unsigned char scratch[16];
 static const long double values[8] = {1.0L, -2.5L, 0.0L, 1e-4940L, 3.0L, -0.0L, 1e4000L, 7.0L};
 
-// Prints an fnsave image: environment (pointers blanked) and registers.
-static void show_save(const char *label, unsigned char *img) {
-  memset(img + 12, 0, 12);
-  printf("%-18s env", label);
-  for (int i = 0; i < 28; i += 4) printf(" %02x%02x%02x%02x", img[i + 3], img[i + 2], img[i + 1], img[i]);
-  printf("\n%-18s regs", "");
+static unsigned get16(const unsigned char *p) { return (unsigned)(p[0] | p[1] << 8); }
+
+// Prints the 28-byte environment at img.  `cc` are the condition codes
+// (C3 C2 C1 C0 = 0x4700) the manuals define at that point.
+static void show_env(const char *label, const unsigned char *img, unsigned cc) {
+  unsigned sw = get16(img + 4);
+  printf("%-18s env cw %04x sw %04x tw %04x\n", label, get16(img), sw & ~(0x4700u & ~cc), get16(img + 8));
+  model_printf("%-18s cc %04x reserved %04x %04x %04x fds %04x%04x\n", label, sw & 0x4700 & ~cc, get16(img + 2),
+               get16(img + 6), get16(img + 10), get16(img + 26), get16(img + 24));
+}
+
+// Prints an fnsave image: environment and registers.
+static void show_save(const char *label, const unsigned char *img, unsigned cc) {
+  show_env(label, img, cc);
+  printf("%-18s regs", "");
   for (int r = 0; r < 8; r++) {
     printf(" ");
     for (int i = 9; i >= 0; i--) printf("%02x", img[28 + 10 * r + i]);
@@ -27,8 +41,8 @@ static void show_save(const char *label, unsigned char *img) {
 }
 
 // Runs `body` after fninit (exceptions masked), then fnsave's the state
-// and fnstcw's the control word that fnsave left.
-#define CASE(label, body)                                                                       \
+// and fnstcw's the control word that fnsave left.  `cc`: see show_save.
+#define CASE(label, cc, body)                                                                   \
   {                                                                                             \
     unsigned char img[108];                                                                     \
     unsigned short cw;                                                                          \
@@ -37,9 +51,15 @@ static void show_save(const char *label, unsigned char *img) {
                      : [img] "=m"(img), [cw] "=m"(cw)                                           \
                      : [v] "r"(values), [s] "m"(scratch)                                        \
                      : CLOBBERS);                                                               \
-    show_save(label, img);                                                                      \
+    show_save(label, img, cc);                                                                  \
     printf("%-18s cw after %04x\n", "", cw);                                                    \
   }
+
+// What each case's last instruction defines of C3 C2 C1 C0: fcom, fucompp
+// and fxam all four; ffree, ffreep and fnclex none; the rest only C1.
+#define C1 0x0200u
+#define NONE 0u
+#define ALL 0x4700u
 
 #define PUSH8 "fldt 0(%[v])\n fldt 16(%[v])\n fldt 32(%[v])\n fldt 48(%[v])\n fldt 64(%[v])\n fldt 80(%[v])\n fldt 96(%[v])\n fldt 112(%[v])\n"
 
@@ -54,10 +74,10 @@ static void environment_round_trip(void) {
       : CLOBBERS);
   memset(env + 12, 0, 12);
   memset(env2 + 12, 0, 12);
-  printf("fnstenv: cw after %04x, after fldenv cw %04x sw %04x, images %s\n", cw_after, cw_loaded, sw_loaded,
-         memcmp(env, env2, 28) ? "differ" : "equal");
-  for (int i = 0; i < 28; i++) printf("%02x", env[i]);
-  printf("\n");
+  // fdivr leaves C3 C2 C0 undefined.
+  printf("fnstenv: cw after %04x, after fldenv cw %04x sw %04x, images %s\n", cw_after, cw_loaded,
+         sw_loaded & ~0x4500u, memcmp(env, env2, 28) ? "differ" : "equal");
+  show_env("fnstenv image", env, C1);
 }
 
 // fldenv with a hand-made image: control word, TOP and tags come from it.
@@ -78,41 +98,41 @@ static void save_restore(void) {
                    : [img] "=m"(img), [img2] "=m"(img2)
                    : [v] "r"(values)
                    : CLOBBERS);
-  show_save("frstor+fxch", img2);
+  show_save("frstor+fxch", img2, C1);
 }
 
 int main(void) {
-  CASE("push 8", PUSH8)
-  CASE("push 9 (overflow)", PUSH8 "fld1")
-  CASE("push 10", PUSH8 "fldpi\n fldz")
-  CASE("fstp empty", "fld1\n fstp %%st(0)\n fstp %%st(0)")
-  CASE("fst m empty", "fstps %[s]\n flds %[s]")
-  CASE("fadd empty", "fld1\n fadd %%st(3), %%st")
-  CASE("faddp empty", "faddp")
-  CASE("fxch empty", "fld1\n fxch %%st(2)")
-  CASE("fld empty st3", "fldpi\n fld %%st(3)")
-  CASE("ffree", PUSH8 "ffree %%st(2)\n ffree %%st(0)")
-  CASE("ffreep", PUSH8 "ffreep %%st(1)")
-  CASE("fincstp", "fld1\n fldz\n fincstp\n fincstp\n fincstp")
-  CASE("fdecstp", "fld1\n fdecstp\n fdecstp")
-  CASE("fdecstp + fld", "fld1\n fdecstp\n fldpi")
-  CASE("fnclex", "fldz\n fdivr %%st(0), %%st\n fld1\n fld1\n fdiv %%st(3), %%st\n fnclex")
-  CASE("fxtract overflow", PUSH8 "fincstp\n fld1\n fxtract")
-  CASE("fptan empty", "fptan")
-  CASE("fsincos overflow", PUSH8 "fsincos")
-  CASE("fcom empty", "fld1\n fcom %%st(5)")
-  CASE("fucompp empty", "fld1\n fucompp")
-  CASE("fist empty", "fistpl %[s]\n fildl %[s]")
-  CASE("fbstp empty", "fbstp %[s]\n fbld %[s]")
-  CASE("fsqrt empty", "fsqrt")
-  CASE("fscale empty", "fld1\n fscale")
-  CASE("fpatan empty", "fld1\n fpatan")
-  CASE("fchs/fabs empty", "fchs\n fabs")
-  CASE("fxam empty", "fld1\n fstp %%st(0)\n fxam")
-  CASE("c1 after rounding", "fld1\n fldpi\n fdiv %%st(1), %%st\n fldl2e\n fmul %%st(0), %%st")
-  CASE("c1 after fld", "fld1\n fldpi\n fdiv %%st(1), %%st\n fld1")
-  CASE("fstp st(3)", PUSH8 "fstp %%st(3)")
-  CASE("fst st(5)", "fldpi\n fld1\n fst %%st(5)")
+  CASE("push 8", C1, PUSH8)
+  CASE("push 9 (overflow)", C1, PUSH8 "fld1")
+  CASE("push 10", C1, PUSH8 "fldpi\n fldz")
+  CASE("fstp empty", C1, "fld1\n fstp %%st(0)\n fstp %%st(0)")
+  CASE("fst m empty", C1, "fstps %[s]\n flds %[s]")
+  CASE("fadd empty", C1, "fld1\n fadd %%st(3), %%st")
+  CASE("faddp empty", C1, "faddp")
+  CASE("fxch empty", C1, "fld1\n fxch %%st(2)")
+  CASE("fld empty st3", C1, "fldpi\n fld %%st(3)")
+  CASE("ffree", NONE, PUSH8 "ffree %%st(2)\n ffree %%st(0)")
+  CASE("ffreep", NONE, PUSH8 "ffreep %%st(1)")
+  CASE("fincstp", C1, "fld1\n fldz\n fincstp\n fincstp\n fincstp")
+  CASE("fdecstp", C1, "fld1\n fdecstp\n fdecstp")
+  CASE("fdecstp + fld", C1, "fld1\n fdecstp\n fldpi")
+  CASE("fnclex", NONE, "fldz\n fdivr %%st(0), %%st\n fld1\n fld1\n fdiv %%st(3), %%st\n fnclex")
+  CASE("fxtract overflow", C1, PUSH8 "fincstp\n fld1\n fxtract")
+  CASE("fptan empty", C1, "fptan")
+  CASE("fsincos overflow", C1, PUSH8 "fsincos")
+  CASE("fcom empty", ALL, "fld1\n fcom %%st(5)")
+  CASE("fucompp empty", ALL, "fld1\n fucompp")
+  CASE("fist empty", C1, "fistpl %[s]\n fildl %[s]")
+  CASE("fbstp empty", C1, "fbstp %[s]\n fbld %[s]")
+  CASE("fsqrt empty", C1, "fsqrt")
+  CASE("fscale empty", C1, "fld1\n fscale")
+  CASE("fpatan empty", C1, "fld1\n fpatan")
+  CASE("fchs/fabs empty", C1, "fchs\n fabs")
+  CASE("fxam empty", ALL, "fld1\n fstp %%st(0)\n fxam")
+  CASE("c1 after rounding", C1, "fld1\n fldpi\n fdiv %%st(1), %%st\n fldl2e\n fmul %%st(0), %%st")
+  CASE("c1 after fld", C1, "fld1\n fldpi\n fdiv %%st(1), %%st\n fld1")
+  CASE("fstp st(3)", C1, PUSH8 "fstp %%st(3)")
+  CASE("fst st(5)", C1, "fldpi\n fld1\n fst %%st(5)")
   environment_round_trip();
   handmade_environment();
   save_restore();

@@ -7,6 +7,8 @@
 #   status      exit status 0 becomes 1, others become 0  (all tests fail)
 #   signal-code death by signal N reported as exit code N (crash tests fail)
 #   segv        the runner itself dies of SIGSEGV          (all tests fail)
+#   model       the first `model: ` line gets an extra byte (the tests of
+#               programs with a .model file fail)
 # The harness runs the runner under `env -i`, so the mode reaches this
 # script through a wrapper made by check_harness.sh; it is removed from the
 # environment before the program runs, which must not see it.
@@ -32,6 +34,7 @@ case "$mode" in
   status) if [ "$status" -eq 0 ]; then status=1; else status=0; fi ;;
   signal-code) [ "$status" -gt 128 ] && status=$((status - 128)) ;;
   segv) cat "$out"; rm -f "$out"; kill -SEGV $$ ;;
+  model) LC_ALL=C sed -i '0,/^model: /s/^model: .*/&x/' "$out" ;;
 esac
 cat "$out"
 exit "$status"
