@@ -143,7 +143,7 @@ std::vector<dt_state> run_harness(const Tools& tools, const std::string& case_fi
       (rc == 0 && data.size() != sizeof head + count * sizeof(dt_state)))
     throw std::runtime_error("bad result file " + results);
   std::vector<dt_state> states(count);
-  std::memcpy(states.data(), data.data() + sizeof head, states.size() * sizeof(dt_state));
+  if (count) std::memcpy(states.data(), data.data() + sizeof head, count * sizeof(dt_state));
   return states;
 }
 
