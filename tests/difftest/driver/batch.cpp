@@ -2,6 +2,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -109,27 +110,75 @@ void write_case_file(const std::vector<Case>& cases, const std::string& path, co
 std::vector<uint8_t> assemble_line(const std::string& text, const std::string& scratch) {
   std::string code;
   std::map<std::string, uint32_t> symbols;
-  assemble("  .intel_syntax noprefix\n  .text\n  " + text + "\n", scratch, code, symbols);
+  // dt_epilogue starts the text of a case file; RIP-relative operands of
+  // opcode_map compute their displacement from it
+  assemble("  .intel_syntax noprefix\n  .text\ndt_epilogue:\n  " + text + "\n", scratch, code, symbols);
   return std::vector<uint8_t>(code.begin(), code.end());
 }
 
-std::vector<dt_state> run_cases(const Tools& tools, const std::string& case_file, bool under_phybin,
-                                const std::string& tag) {
+namespace {
+
+// partial: a failed run returns the complete states in its result file
+// (the harness flushes each one) instead of throwing.
+std::vector<dt_state> run_harness(const Tools& tools, const std::string& case_file, bool under_phybin,
+                                  const std::string& tag, bool partial) {
   const std::string results = tools.workdir + "/" + tag + (under_phybin ? ".phybin" : ".native");
   const std::string log = results + ".log";
-  std::string cmd = (under_phybin ? tools.runner + " " : std::string()) + "'" + tools.harness + "' '" + case_file +
-                    "' '" + results + "' >'" + log + "' 2>&1";
+  std::remove(results.c_str());
+  // a translation that never ends must not stop the run (10 minutes is
+  // far more than any batch needs)
+  std::string cmd = (under_phybin ? "timeout -s KILL 600 " + tools.runner + " " : std::string()) + "'" +
+                    tools.harness + "' '" + case_file + "' '" + results + "' >'" + log + "' 2>&1";
   int rc = run_shell(cmd);
-  if (rc != 0)
-    throw std::runtime_error(std::string(under_phybin ? "phybin" : "native") + " harness run failed (status " +
-                             std::to_string(rc) + "): " + cmd + "\n" + read_file(log).substr(0, 4000));
   std::string data = read_file(results);
   uint32_t head[2] = {0, 0};
   if (data.size() >= sizeof head) std::memcpy(head, data.data(), sizeof head);
-  if (head[0] != DT_RESULT_MAGIC || data.size() != sizeof head + head[1] * sizeof(dt_state))
+  const bool header_ok = head[0] == DT_RESULT_MAGIC;
+  if (rc != 0 && (!partial || !header_ok))
+    throw std::runtime_error(std::string(under_phybin ? "phybin" : "native") + " harness run failed (status " +
+                             std::to_string(rc) + "): " + cmd + "\n" + read_file(log).substr(0, 4000));
+  size_t count = head[1];
+  if (rc != 0) count = std::min<size_t>(count, (data.size() - sizeof head) / sizeof(dt_state));
+  if (!header_ok || data.size() < sizeof head + count * sizeof(dt_state) ||
+      (rc == 0 && data.size() != sizeof head + count * sizeof(dt_state)))
     throw std::runtime_error("bad result file " + results);
-  std::vector<dt_state> states(head[1]);
-  std::memcpy(states.data(), data.data() + sizeof head, states.size() * sizeof(dt_state));
+  std::vector<dt_state> states(count);
+  if (count) std::memcpy(states.data(), data.data() + sizeof head, count * sizeof(dt_state));
+  return states;
+}
+
+}  // namespace
+
+std::vector<dt_state> run_cases(const Tools& tools, const std::string& case_file, bool under_phybin,
+                                const std::string& tag) {
+  return run_harness(tools, case_file, under_phybin, tag, false);
+}
+
+std::vector<dt_state> run_cases_surviving(const Tools& tools, const std::vector<Case>& cases,
+                                          const std::string& case_file, const std::string& scratch,
+                                          const std::string& tag) {
+  std::vector<dt_state> states;
+  size_t start = 0;
+  std::string file = case_file;
+  while (start < cases.size()) {
+    if (start > 0) {
+      const std::vector<Case> rest(cases.begin() + static_cast<std::ptrdiff_t>(start), cases.end());
+      file = case_file + ".rest";
+      write_case_file(rest, file, scratch + ".rest");
+    }
+    std::vector<dt_state> got = run_harness(tools, file, true, tag, true);
+    states.insert(states.end(), got.begin(), got.end());
+    if (got.size() >= cases.size() - start) break;
+    // what phybin said, for the report (the next run overwrites the log)
+    std::ofstream(tools.workdir + "/" + tag + ".deaths", std::ios::app)
+        << "case " << start + got.size() << ":\n"
+        << read_file(tools.workdir + "/" + tag + ".phybin.log").substr(0, 2000) << "\n";
+    dt_state died{};
+    died.signal = kPhybinDied;
+    states.push_back(died);
+    start += got.size() + 1;
+  }
+  states.resize(cases.size());
   return states;
 }
 

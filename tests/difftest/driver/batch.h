@@ -28,4 +28,16 @@ std::vector<uint8_t> assemble_line(const std::string& text, const std::string& s
 std::vector<dt_state> run_cases(const Tools& tools, const std::string& case_file, bool under_phybin,
                                 const std::string& tag);
 
+// The signal recorded for a case in which the phybin run died (phybin
+// crashed, hung or stopped with an error of its own).
+constexpr uint64_t kPhybinDied = 1000;
+
+// Runs `cases` (already written to case_file) under phybin.  When the run
+// dies, the states of the cases before the one it died in are kept, that
+// case gets the signal kPhybinDied and the cases after it run again in a
+// new case file.  Throws when phybin produces no result file at all.
+std::vector<dt_state> run_cases_surviving(const Tools& tools, const std::vector<Case>& cases,
+                                          const std::string& case_file, const std::string& scratch,
+                                          const std::string& tag);
+
 }  // namespace difftest

@@ -1,5 +1,8 @@
 #include "compare.h"
 
+#include "batch.h"
+
+#include <csignal>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -91,6 +94,12 @@ void compare_fpu(const Case& c, size_t count, const dt_state& n, const dt_state&
 std::vector<std::string> compare_states(const Case& c, size_t count, const dt_state& n, const dt_state& p) {
   std::vector<std::string> diffs;
   if (n.signal != p.signal) {
+    if (c.tolerance.phybin_sigill_ok && p.signal == SIGILL) return diffs;
+    if (p.signal == kPhybinDied) {
+      diffs.push_back(line("signal native %d phybin died (crash, hang or error: <tag>.deaths in the workdir)",
+                           static_cast<int>(n.signal)));
+      return diffs;
+    }
     diffs.push_back(line("signal native %d phybin %d", static_cast<int>(n.signal), static_cast<int>(p.signal)));
     return diffs;
   }

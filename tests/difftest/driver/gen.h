@@ -64,6 +64,10 @@ struct Tolerance {
   bool x87_ulp_flags = false;
   // MXCSR bits not compared: DE with --default-mxcsr (README.md)
   uint32_t mxcsr_ignored = 0;
+  // phybin may end the case with SIGILL whatever the CPU did: encodings of
+  // extensions phybin does not advertise (opcode_map, README.md); a
+  // completed case is compared as usual.
+  bool phybin_sigill_ok = false;
 };
 
 struct Case {
@@ -130,6 +134,13 @@ class Gen {
   }
   void setup(const std::string& text) { emit(Insn{text, 0, 0, 0}); }  // flag-neutral setup
   uint32_t undefined_flags() const { return undefined_; }
+  // The memory operand registers of the case (families that encode
+  // addresses themselves, opcode_map): base = DT_DATA_BASE + base_offset,
+  // index = index_value.
+  int base_reg() const { return base_reg_; }
+  int base_offset() const { return base_offset_; }
+  int index_reg() const { return index_reg_; }
+  int index_value() const { return index_value_; }
 
   Case& current() { return case_; }
   int& scratch() { return scratch_; }  // per-case counter a family may keep (stack depth)

@@ -30,6 +30,9 @@ struct Options {
   int max_reports = 3;
   long only_case = -1;
   bool show_faults = false;  // list the cases that fault natively (generator debugging)
+  // one line per mismatching case (instructions | differences), for
+  // grouping many mismatches (opcode_map)
+  bool list_mismatches = false;
   // phybin in its default mode (no PHYBIN_EXACT_MXCSR): MXCSR.DE not compared
   bool default_mxcsr = false;
   bool vendor_neutral = false;  // --vendor-neutral: as on a CPU not of the model's vendor
@@ -41,7 +44,7 @@ constexpr int kExitMismatch = 1, kExitError = 2, kExitSkipped = 77;
 [[noreturn]] void usage() {
   std::cerr << "usage: difftest --harness PATH --runner CMD [--workdir DIR] [--family NAME[,NAME...]|all]\n"
                "                [--seed N] [--cases N | --total N] [--batch N] [--max-reports N] [--case I] [--list]\n"
-               "                [--default-mxcsr] [--vendor-neutral] [--show-faults]\n";
+               "                [--default-mxcsr] [--vendor-neutral] [--show-faults] [--list-mismatches]\n";
   std::exit(kExitError);
 }
 
@@ -81,7 +84,7 @@ std::vector<std::vector<std::string>> run_both(const Options& o, const std::vect
   const std::string file = case_file_path(o, tag);
   write_case_file(cases, file, o.tools.workdir + "/" + tag);
   std::vector<dt_state> native = run_cases(o.tools, file, false, tag);
-  std::vector<dt_state> phybin = run_cases(o.tools, file, true, tag);
+  std::vector<dt_state> phybin = run_cases_surviving(o.tools, cases, file, o.tools.workdir + "/" + tag, tag);
   std::vector<std::vector<std::string>> diffs(cases.size());
   for (size_t i = 0; i < cases.size(); ++i) {
     diffs[i] = compare_states(cases[i], counts[i], native[i], phybin[i]);
@@ -110,7 +113,7 @@ void report_mismatch(const Options& o, const Family& f, uint64_t index, const Ca
   const std::string file = case_file_path(o, tag);
   write_case_file(prefixes, file, o.tools.workdir + "/" + tag);
   std::vector<dt_state> native = run_cases(o.tools, file, false, tag);
-  std::vector<dt_state> phybin = run_cases(o.tools, file, true, tag);
+  std::vector<dt_state> phybin = run_cases_surviving(o.tools, prefixes, file, o.tools.workdir + "/" + tag, tag);
   size_t k = 0;
   std::vector<std::string> diffs;
   while (k < prefixes.size() && (diffs = compare_states(prefixes[k], k + 1, native[k], phybin[k])).empty()) ++k;
@@ -177,6 +180,13 @@ uint64_t run_family(const Options& o, const Family& f, uint64_t count) {
       if (diffs[i].empty()) continue;
       ++mismatches;
       for (const std::string& d : diffs[i]) ++kinds[difference_kind(d)];
+      if (o.list_mismatches) {
+        std::string line = "mismatch case " + std::to_string(first + done + i) + ":";
+        for (const Insn& insn : cases[i].insns) line += " " + insn.text + " ;";
+        line += " |";
+        for (size_t d = 0; d < diffs[i].size() && d < 4; ++d) line += " " + diffs[i][d] + ";";
+        std::cout << line << "\n";
+      }
       if (reports++ < o.max_reports) report_mismatch(o, f, first + done + i, cases[i]);
     }
     done += n;
@@ -237,6 +247,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--default-mxcsr") o.default_mxcsr = true;
     else if (a == "--vendor-neutral") o.vendor_neutral = true;
     else if (a == "--show-faults") o.show_faults = true;
+    else if (a == "--list-mismatches") o.list_mismatches = true;
     else if (a == "--case") o.only_case = static_cast<long>(parse_number(value()));
     else if (a == "--family") {
       std::stringstream list(value());

@@ -49,5 +49,7 @@ void step_bmi1(Gen& g);
 void step_bmi2(Gen& g);
 void step_adx(Gen& g);
 void step_movbe(Gen& g);
+void init_opcode_map(Gen& g);
+void step_opcode_map(Gen& g);
 
 }  // namespace difftest
