@@ -40,15 +40,28 @@ bool Decoder::decode_instruction(const uint8_t* code, size_t max_len, ZydisDecod
   return ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&decoder_, &context, code, max_len, &out));
 }
 
+bool always_traps(const ZydisDecodedInstruction& insn) {
+  switch (insn.mnemonic) {
+    case ZYDIS_MNEMONIC_UD0: case ZYDIS_MNEMONIC_UD1: case ZYDIS_MNEMONIC_UD2: case ZYDIS_MNEMONIC_INT3:
+    case ZYDIS_MNEMONIC_HLT: case ZYDIS_MNEMONIC_IN: case ZYDIS_MNEMONIC_OUT: case ZYDIS_MNEMONIC_INSB:
+    case ZYDIS_MNEMONIC_INSW: case ZYDIS_MNEMONIC_INSD: case ZYDIS_MNEMONIC_OUTSB: case ZYDIS_MNEMONIC_OUTSW:
+    case ZYDIS_MNEMONIC_OUTSD: case ZYDIS_MNEMONIC_CLI: case ZYDIS_MNEMONIC_STI: case ZYDIS_MNEMONIC_CLTS:
+    case ZYDIS_MNEMONIC_INVD: case ZYDIS_MNEMONIC_WBINVD: case ZYDIS_MNEMONIC_WRMSR: case ZYDIS_MNEMONIC_RDMSR:
+    case ZYDIS_MNEMONIC_LLDT: case ZYDIS_MNEMONIC_LTR: case ZYDIS_MNEMONIC_LGDT: case ZYDIS_MNEMONIC_LIDT:
+    case ZYDIS_MNEMONIC_LMSW: case ZYDIS_MNEMONIC_INVLPG: case ZYDIS_MNEMONIC_SWAPGS: case ZYDIS_MNEMONIC_SYSRET:
+    case ZYDIS_MNEMONIC_SYSEXIT:
+      return true;
+    case ZYDIS_MNEMONIC_MOV:  // 0F 20..23: to or from a control or debug register
+      return insn.opcode_map == ZYDIS_OPCODE_MAP_0F && insn.opcode >= 0x20 && insn.opcode <= 0x23;
+    default: return false;
+  }
+}
+
 uint64_t flags_tested(const ZydisDecodedInstruction& insn) {
   // syscall hands RFLAGS to the kernel in R11, and traps to a signal
   // handler's context: all of them are read.
-  switch (insn.mnemonic) {
-    case ZYDIS_MNEMONIC_SYSCALL: case ZYDIS_MNEMONIC_UD0: case ZYDIS_MNEMONIC_UD1: case ZYDIS_MNEMONIC_UD2:
-    case ZYDIS_MNEMONIC_INT3: case ZYDIS_MNEMONIC_HLT:
-      return kArithFlags;
-    default: return insn.cpu_flags ? insn.cpu_flags->tested & kArithFlags : 0;
-  }
+  if (insn.mnemonic == ZYDIS_MNEMONIC_SYSCALL || always_traps(insn)) return kArithFlags;
+  return insn.cpu_flags ? insn.cpu_flags->tested & kArithFlags : 0;
 }
 
 uint64_t flags_killed(const ZydisDecodedInstruction& insn) {

@@ -39,6 +39,9 @@ const char* isa_extension_name(const DecodedInsn& insn);
 // overwrites.  A shift or rotate by CL may leave the flags alone (count 0),
 // so it overwrites none.
 uint64_t flags_tested(const ZydisDecodedInstruction& insn);
+// ud2, int3, hlt, privileged and I/O instructions: always a signal, which
+// ends the block and shows the handler every flag.
+bool always_traps(const ZydisDecodedInstruction& insn);
 uint64_t flags_killed(const ZydisDecodedInstruction& insn);
 std::string bytes_hex(const uint8_t* code, size_t len);
 

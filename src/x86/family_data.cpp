@@ -1,6 +1,7 @@
 // Data movement: mov and its extending forms, lea, xchg, push/pop (64 and
 // 16 bits), cmovcc, setcc, sign-extension of the accumulator, bswap,
 // enter/leave, nops, cmpxchg, xadd.
+#include <csignal>
 #include <cstddef>
 
 #include "x86/flags.h"
@@ -31,7 +32,20 @@ uint64_t user_selector(ZydisRegister seg) {
 
 // mov r/m, Sreg: a word into memory; into a register of any width, the
 // selector zero-extended (a 16-bit register keeps its upper bits).
+bool is_system_register(const ZydisDecodedOperand& op) {
+  if (op.type != ZYDIS_OPERAND_TYPE_REGISTER) return false;
+  const ZydisRegisterClass k = ZydisRegisterGetClass(op.reg.value);
+  return k == ZYDIS_REGCLASS_CONTROL || k == ZYDIS_REGCLASS_DEBUG;
+}
+
 bool mov(Ctx& c) {
+  if (is_system_register(c.op(0)) || is_system_register(c.op(1))) {
+    // mov to or from CR/DR: #GP in user mode.
+    c.b.emit(Opcode::Trap, Type::Void, ir::kNoValue, ir::kNoValue, ir::kNoValue, c.rip, SIGSEGV);
+    c.exit() = ir::Exit{ir::ExitKind::Jump, ir::kNoValue, ir::kNoValue, c.rip, 0, 0};
+    c.ends_block = true;
+    return true;
+  }
   if (is_segment(c.op(0))) return false;  // segment loads: not translated
   if (is_segment(c.op(1))) {
     write_operand(c, 0, c.b.constant(operand_type(c.op(0)), user_selector(c.op(1).reg.value)));
@@ -43,7 +57,16 @@ bool mov(Ctx& c) {
 
 template <bool kSign>
 bool mov_extend(Ctx& c) {
-  write_operand(c, 0, read_operand_ext(c, 1, operand_type(c.op(0)), kSign));
+  const Type to = operand_type(c.op(0));
+  // movsxd r16, r/m (66 63): no extension, a word moved; Intel CPUs read
+  // only the word of a memory source.
+  if (type_bits(to) < type_bits(operand_type(c.op(1)))) {
+    const Value v = c.op(1).type == ZYDIS_OPERAND_TYPE_MEMORY ? c.b.load(to, effective_address(c, 1))
+                                                               : c.b.trunc(to, read_operand(c, 1));
+    write_operand(c, 0, v);
+    return true;
+  }
+  write_operand(c, 0, read_operand_ext(c, 1, to, kSign));
   return true;
 }
 
@@ -121,8 +144,10 @@ bool sign_to_rdx(Ctx& c) {
   unsigned bits = c.d.info.operand_width;
   Type t = type_of_size(bits);
   Value a = c.b.trunc(t, c.b.get_reg(RAX));
-  Value fill = c.b.binary(Opcode::Ashr, t, bits < 32 ? c.b.sext(Type::I32, a) : a,
-                          c.b.constant(t, bits < 32 ? 31 : bits - 1));
+  // cwd shifts the word sign-extended to 32 bits, then keeps the low word.
+  const Type wide = bits < 32 ? Type::I32 : t;
+  Value fill = c.b.trunc(t, c.b.binary(Opcode::Ashr, wide, c.b.sext(wide, a),
+                                       c.b.constant(wide, type_bits(wide) - 1)));
   if (bits == 64) c.b.set_reg(RDX, fill);
   else if (bits == 32) c.b.set_reg(RDX, c.b.zext(Type::I64, fill));
   else c.b.set_reg(RDX, c.b.insert(Type::I64, c.b.get_reg(RDX), fill, 0, 16));

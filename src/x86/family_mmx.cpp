@@ -288,16 +288,17 @@ bool cvt_to_pi(Ctx& c) {
 uint64_t helper_maskmovq(GuestState* s, uint64_t regs, uint64_t) {
   const uint8_t* data = s->st[regs & 7];
   const uint8_t* mask = s->st[(regs >> 8) & 7];
-  auto* dst = reinterpret_cast<uint8_t*>(s->gpr[RDI]);
+  auto* dst = reinterpret_cast<uint8_t*>(((regs >> 16) & 1) ? s->gpr[RDI] & 0xffffffffu : s->gpr[RDI]);
   for (unsigned i = 0; i < 8; ++i)
     if (mask[i] & 0x80) dst[i] = data[i];
   return 0;
 }
 
 bool maskmovq(Ctx& c) {
-  if (c.d.info.address_width != 64) return false;
   enter_mmx_mode(c);
-  const uint64_t regs = mm_index(c.op(0)) | (uint64_t{mm_index(c.op(1))} << 8);
+  // Bit 16: the address-size prefix, [EDI] instead of [RDI].
+  const uint64_t regs = mm_index(c.op(0)) | (uint64_t{mm_index(c.op(1))} << 8) |
+                        (uint64_t{c.d.info.address_width == 32} << 16);
   c.b.call(Type::Void, reinterpret_cast<const void*>(&helper_maskmovq), c.b.constant(Type::I64, regs));
   return true;
 }

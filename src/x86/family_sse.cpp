@@ -198,8 +198,9 @@ bool pextrw(Ctx& c) {
 }
 
 bool maskmovdqu(Ctx& c) {
-  if (c.d.info.address_width != 64) return false;
-  uint64_t regs = sse::xmm_index(c.op(0)) | (uint64_t{sse::xmm_index(c.op(1))} << 8);
+  // Bit 16: the address-size prefix, [EDI] instead of [RDI].
+  uint64_t regs = sse::xmm_index(c.op(0)) | (uint64_t{sse::xmm_index(c.op(1))} << 8) |
+                  (uint64_t{c.d.info.address_width == 32} << 16);
   c.b.call(Type::Void, reinterpret_cast<const void*>(&sse::helper_maskmovdqu), c.b.constant(Type::I64, regs));
   return true;
 }

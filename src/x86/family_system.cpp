@@ -122,7 +122,17 @@ void register_system(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_UD0, trap<SIGILL>);
   t.add(ZYDIS_MNEMONIC_UD1, trap<SIGILL>);
   t.add(ZYDIS_MNEMONIC_INT3, trap<SIGTRAP>);
-  t.add(ZYDIS_MNEMONIC_HLT, trap<SIGSEGV>);  // privileged: #GP in user mode
+  // Privileged and I/O instructions: #GP in user mode (Linux gives no
+  // process I/O permission unless it asks with ioperm/iopl, which phybin
+  // does not pass on), SIGSEGV with SI_KERNEL.
+  for (ZydisMnemonic m :
+       {ZYDIS_MNEMONIC_HLT, ZYDIS_MNEMONIC_IN, ZYDIS_MNEMONIC_OUT, ZYDIS_MNEMONIC_INSB, ZYDIS_MNEMONIC_INSW,
+        ZYDIS_MNEMONIC_INSD, ZYDIS_MNEMONIC_OUTSB, ZYDIS_MNEMONIC_OUTSW, ZYDIS_MNEMONIC_OUTSD, ZYDIS_MNEMONIC_CLI,
+        ZYDIS_MNEMONIC_STI, ZYDIS_MNEMONIC_CLTS, ZYDIS_MNEMONIC_INVD, ZYDIS_MNEMONIC_WBINVD, ZYDIS_MNEMONIC_WRMSR,
+        ZYDIS_MNEMONIC_RDMSR, ZYDIS_MNEMONIC_LLDT, ZYDIS_MNEMONIC_LTR, ZYDIS_MNEMONIC_LGDT, ZYDIS_MNEMONIC_LIDT,
+        ZYDIS_MNEMONIC_LMSW, ZYDIS_MNEMONIC_INVLPG, ZYDIS_MNEMONIC_SWAPGS, ZYDIS_MNEMONIC_SYSRET,
+        ZYDIS_MNEMONIC_SYSEXIT})
+    t.add(m, trap<SIGSEGV>);
   t.add(ZYDIS_MNEMONIC_PAUSE, nop);
   // One guest thread: program order is all the ordering there is.
   t.add(ZYDIS_MNEMONIC_LFENCE, nop);

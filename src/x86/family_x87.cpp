@@ -9,6 +9,7 @@
 #include "x86/flags.h"
 #include "x86/operands.h"
 #include "x86/x87_helpers.h"
+#include "x86/x87_state.h"
 #include "x86/x87_float80.h"
 
 namespace phybin::x86 {
@@ -219,13 +220,17 @@ bool cond_move(Ctx& c) {
   return true;
 }
 
-// fnstenv/fldenv (28 bytes) and fnsave/frstor (108 bytes); the 16-bit
-// layouts (operand-size prefix) are not supported.
+// fnstenv/fldenv (28 bytes) and fnsave/frstor (108 bytes), or with the
+// operand-size prefix the 16-bit layouts (14 and 94 bytes).
 template <X87Op kOp, unsigned kBytes>
 bool environment(Ctx& c) {
   int mem = memory_operand(c);
-  if (mem < 0 || c.op(mem).size != kBytes * 8) return false;
+  if (mem < 0) return false;
+  const unsigned bits = c.op(mem).size;
+  const bool env16 = bits == (kBytes - 14) * 8;
+  if (bits != kBytes * 8 && !env16) return false;
   X87Desc d{kOp};
+  if (env16) d.flags = kX87Env16;
   emit_call(c, d, mem);
   return true;
 }
@@ -239,7 +244,9 @@ bool fnstcw(Ctx& c) {
 // ES and B are set, and the next waiting x87 instruction delivers it.
 bool fldcw(Ctx& c) {
   using ir::Opcode;
-  Value cw = read_operand(c, 0);
+  Value cw = c.b.binary(Opcode::Or, Type::I16,
+                        c.b.binary(Opcode::And, Type::I16, read_operand(c, 0), c.b.constant(Type::I16, kFcwWritable)),
+                        c.b.constant(Type::I16, kFcwAlwaysSet));
   c.b.store_state(kFcw, cw);
   Value fsw = c.b.load_state(Type::I16, kFsw);
   Value unmasked = c.b.binary(Opcode::And, Type::I16, c.b.binary(Opcode::AndNot, Type::I16, fsw, cw),

@@ -91,8 +91,7 @@ bool Frontend::translate_one(ir::Builder& b, const DecodedInsn& insn, uint64_t l
 namespace {
 
 bool ends_block(const ZydisDecodedInstruction& insn) {
-  return insn.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE || insn.mnemonic == ZYDIS_MNEMONIC_UD2 ||
-         insn.mnemonic == ZYDIS_MNEMONIC_INT3 || insn.mnemonic == ZYDIS_MNEMONIC_HLT;
+  return insn.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE || always_traps(insn);
 }
 
 uint64_t relative_target(const ZydisDecodedInstruction& insn, uint64_t pc) {
@@ -192,10 +191,8 @@ void Frontend::translate(uint64_t rip, unsigned max_insns, ir::Block& block) con
 uint64_t Frontend::exit_liveness(const DecodedInsn& last, uint64_t next) const {
   constexpr int kBudget = 40;  // SSE runs touch no flags: look past them
   const ZydisDecodedInstruction& info = last.info;
+  if (always_traps(info)) return kAllArith;  // a signal handler sees every flag
   switch (info.mnemonic) {
-    case ZYDIS_MNEMONIC_UD0: case ZYDIS_MNEMONIC_UD1: case ZYDIS_MNEMONIC_UD2: case ZYDIS_MNEMONIC_INT3:
-    case ZYDIS_MNEMONIC_HLT:
-      return kAllArith;  // a signal handler sees every flag
     case ZYDIS_MNEMONIC_CALL:
     case ZYDIS_MNEMONIC_RET: return 0;  // System V: flags mean nothing across calls
     case ZYDIS_MNEMONIC_JMP:

@@ -55,7 +55,9 @@ Value effective_address(Ctx& c, int index) {
   const auto& mem = op.mem;
   Value addr = ir::kNoValue;
   auto add = [&](Value v) { addr = addr == ir::kNoValue ? v : c.b.binary(Opcode::Add, Type::I64, addr, v); };
-  if (mem.base == ZYDIS_REGISTER_RIP) {
+  // With the address-size prefix a RIP-relative operand is EIP-relative
+  // (the sum truncated to 32 bits below).
+  if (mem.base == ZYDIS_REGISTER_RIP || mem.base == ZYDIS_REGISTER_EIP) {
     addr = c.b.constant(Type::I64, c.next + static_cast<uint64_t>(mem.disp.value));
   } else {
     if (mem.base != ZYDIS_REGISTER_NONE) add(c.b.get_reg(gpr_index(mem.base)));

@@ -8,6 +8,7 @@
 #include "x86/helpers.h"
 #include "x86/aes_helpers.h"
 #include "x86/sse.h"
+#include "x86/x87_state.h"
 
 namespace phybin::x86::sse {
 
@@ -149,6 +150,7 @@ uint64_t helper_fxrstor(GuestState* s, uint64_t addr, uint64_t) {
   uint16_t fsw;
   uint32_t mxcsr;
   std::memcpy(&s->fcw, area + 0, 2);
+  s->fcw = loaded_fcw(s->fcw);
   std::memcpy(&fsw, area + 2, 2);
   std::memcpy(&s->fop, area + 6, 2);
   std::memcpy(&mxcsr, area + 24, 4);
@@ -172,7 +174,7 @@ uint64_t helper_maskmovdqu(GuestState* s, uint64_t regs, uint64_t) {
   uint8_t data[16], mask[16];
   std::memcpy(data, &s->xmm[regs & 15], 16);
   std::memcpy(mask, &s->xmm[(regs >> 8) & 15], 16);
-  auto* dst = reinterpret_cast<uint8_t*>(s->gpr[RDI]);
+  auto* dst = reinterpret_cast<uint8_t*>(((regs >> 16) & 1) ? s->gpr[RDI] & 0xffffffffu : s->gpr[RDI]);
   for (unsigned i = 0; i < 16; ++i)
     if (mask[i] & 0x80) dst[i] = data[i];
   return 0;

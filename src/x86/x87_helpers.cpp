@@ -10,7 +10,7 @@
 
 namespace phybin::x86 {
 
-void x87_environment(Fpu& f, X87Op op, uint64_t addr);  // x87_env.cpp
+void x87_environment(Fpu& f, X87Op op, uint64_t addr, bool env16);  // x87_env.cpp
 void x87_raise_pending(GuestState* s);                  // x87_env.cpp
 
 namespace {
@@ -354,7 +354,7 @@ uint64_t helper_x87(GuestState* s, uint64_t a, uint64_t packed) {
       do_stack(f, d, a);
       break;
     case X87Op::Wait: break;
-    default: x87_environment(f, d.op, a); break;
+    default: x87_environment(f, d.op, a, (d.flags & kX87Env16) != 0); break;
   }
   return 0;
 }

@@ -41,6 +41,7 @@ enum X87Flags : uint8_t {
   kX87Pop2 = 2,      // pop twice (fcompp, fucompp)
   kX87ToReg = 4,     // the destination is ST(reg)
   kX87Quiet = 8,     // fucom*: only signaling NaNs are invalid
+  kX87Env16 = 16,    // fnstenv & co. with the operand-size prefix: the 14-byte layout
 };
 
 struct X87Desc {

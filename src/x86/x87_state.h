@@ -18,6 +18,10 @@ constexpr uint16_t kFswTopMask = 0x3800;
 constexpr uint16_t kFswConditions = x87::kC0 | x87::kRoundedUp | x87::kC2 | x87::kC3;
 constexpr uint16_t kFswExceptions = 0x3f;
 constexpr uint16_t kFswErrorSummary = 0x8080;  // B and ES
+// What a loaded FCW keeps (fldcw, fldenv, frstor, fxrstor): the masks, PC,
+// RC and the infinity bit; bit 6 always reads 1, bits 7 and 13-15 as 0.
+constexpr uint16_t kFcwWritable = 0x1f3f, kFcwAlwaysSet = 0x0040;
+constexpr uint16_t loaded_fcw(uint16_t v) { return static_cast<uint16_t>((v & kFcwWritable) | kFcwAlwaysSet); }
 constexpr uint16_t kStackUnderflow = x87::kInvalid | x87::kStackFault;
 constexpr uint16_t kStackOverflow = x87::kInvalid | x87::kStackFault | x87::kRoundedUp;
 
