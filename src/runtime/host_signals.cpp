@@ -114,6 +114,29 @@ bool divert_guest_fault(int sig, siginfo_t* info, ucontext_t* uc, Runtime* rt) {
   return true;
 }
 
+// A write to a guest code page phybin protected.  Usually the store runs
+// again on the writable page.  When it writes code further on in its own
+// block, which must not run stale, the guest resumes at the store from a
+// fresh translation instead (Runtime::request_unprotected_step).
+bool handle_code_write(Runtime* rt, siginfo_t* info, ucontext_t* uc) {
+  const auto address = reinterpret_cast<uint64_t>(info->si_addr);
+  const mcontext_t& mc = uc->uc_mcontext;
+  GuestThreadFlags& flags = thread_flags();
+  GuestState* st = rt->guest_state();
+  uint64_t store_pc = 0, block_end = 0;
+  const bool in_block = flags.in_guest && !flags.busy && st &&
+                        mc.regs[arm64::regmap::kState.code] == reinterpret_cast<uint64_t>(st) &&
+                        rt->running_block_of(reinterpret_cast<const void*>(mc.pc), store_pc, block_end);
+  if (!rt->handle_code_write(address)) return false;
+  if (in_block && address >= store_pc && address < block_end) {
+    capture_guest_registers(*st, mc);
+    st->rip = store_pc;
+    rt->request_unprotected_step();
+    divert_to_dispatcher(uc, rt, st);
+  }
+  return true;
+}
+
 // A fault phybin cannot give the guest: the default action, when the
 // faulting instruction runs again.
 void fault_kills(int sig) {
@@ -146,9 +169,8 @@ void fault_handler(int sig, siginfo_t* info, void* context) {
     return;
   }
   Runtime* rt = Runtime::current();
-  if (rt && sig == SIGSEGV && info->si_code == SEGV_ACCERR &&
-      rt->handle_code_write(reinterpret_cast<uint64_t>(info->si_addr)))
-    return;  // the store runs again, on a writable page
+  if (rt && sig == SIGSEGV && info->si_code == SEGV_ACCERR && handle_code_write(rt, info, uc))
+    return;
   if (sigjmp_buf* guard = copy_guard()) siglongjmp(*guard, 1);
   if (rt && divert_guest_fault(sig, info, uc, rt)) return;
   fault_kills(sig);

@@ -216,6 +216,26 @@ void Runtime::untranslatable(const GuestState& st) const {
   logf(LogLevel::Warn, "phybin: %s: the guest's SIGILL handler runs, as on a CPU without it", message.c_str());
 }
 
+// One instruction, translated for a single run: not registered, so its
+// page stays writable (see request_unprotected_step).
+const uint32_t* Runtime::translate_unregistered(uint64_t pc) {
+  if (forget_code_pending_) {
+    frontend_.forget_code();
+    forget_code_pending_ = false;
+  }
+  ir::Block& block = block_scratch_;
+  frontend_.translate(pc, 1, block);
+  ir::verify_or_throw(block);
+  ir::optimize(block);
+  const uint32_t* code = emit_block(block);
+  if (!code) {
+    flush();
+    code = emit_block(block);
+  }
+  if (!code) throw Error(ErrorCode::PHYBIN_ERR_USAGE, "PHYBIN_CACHE_SIZE is too small to hold a single block; raise it");
+  return code;
+}
+
 // The block that changed MXCSR ends with an indirect exit (family_sse.cpp):
 // with an empty table that exit comes back to the dispatcher, which then
 // retranslates in the other mode.
@@ -263,6 +283,17 @@ void Runtime::run(GuestState& state) {
       frontend_.set_fp_traps(state.sse_trap_fpsr != 0);
       frontend_.set_fp_mode(ir::FpMode::of_bits(state.fp_mode));
       site = nullptr;
+    }
+    if (unprotected_step_) {
+      unprotected_step_ = 0;
+      const uint32_t* code = translate_unregistered(state.rip);
+      flags.busy = 0;
+      flags.in_guest = 1;
+      if (!signals_pending()) cache_.stubs().enter(&state, code);
+      flags.in_guest = 0;
+      flags.in_syscall = 0;
+      generation = cache_.flush_count() + 1;  // its exit is not worth linking
+      continue;
     }
     BlockTable::Index block = lookup_or_translate(state.rip);
     if (block == BlockTable::kNone) {

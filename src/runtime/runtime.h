@@ -78,6 +78,14 @@ class Runtime {
   // page phybin protected: the page is writable again and its translations
   // are dropped (now, or at the next dispatch when the tables are busy).
   bool handle_code_write(uint64_t address);
+  // Signal handler, before handle_code_write: the guest instruction whose
+  // translated code holds `pc` and the end of its block's guest code.
+  bool running_block_of(const void* pc, uint64_t& guest_pc, uint64_t& block_end) const;
+  // The next dispatch runs the instruction at the guest RIP once from a
+  // translation that protects nothing: a store into code further on in its
+  // own block (handle_code_write dropped the block) must take effect before
+  // that code runs, and the store must not fault again.
+  void request_unprotected_step() { unprotected_step_ = 1; }
   // Async signal handler: makes the translated code running at host `pc`
   // come back to the dispatcher at its next block exit.
   void force_exit(const void* pc);
@@ -154,6 +162,8 @@ class Runtime {
   volatile sig_atomic_t deferred_count_ = 0;
   volatile sig_atomic_t deferred_overflow_ = 0;
   bool forget_code_pending_ = false;  // frontend caches hold changed code
+  volatile sig_atomic_t unprotected_step_ = 0;
+  const uint32_t* translate_unregistered(uint64_t pc);
   // Persistent translations: where and under which key; the program's
   // code ranges, each until the guest may have changed it.
   struct PersistRange {

@@ -46,6 +46,14 @@ bool has_temporary_mask(uint64_t nr) {
 
 }  // namespace
 
+bool Runtime::running_block_of(const void* pc, uint64_t& guest_pc, uint64_t& block_end) const {
+  BlockTable::Index b = blocks_.find_host(pc);
+  if (b == BlockTable::kNone) return false;
+  guest_pc = blocks_.guest_pc_at(b, pc);
+  block_end = blocks_.at(b).guest_end;
+  return true;
+}
+
 bool Runtime::guest_pc_of(const void* pc, uint64_t& guest) const {
   BlockTable::Index b = blocks_.find_host(pc);
   if (b == BlockTable::kNone) return false;
