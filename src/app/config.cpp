@@ -70,6 +70,7 @@ Settings read_settings() {
   }
   if (const char* v = std::getenv("PHYBIN_LOG_FILE")) s.log_file = v;
   s.strict_flags = read_switch("PHYBIN_STRICT_FLAGS", s.strict_flags);
+  s.verify_ir = read_switch("PHYBIN_IR_VERIFY", s.verify_ir);
   s.translation_dir = translation_dir_setting();
   s.host_crc32 = read_switch("PHYBIN_HOST_CRC32", s.host_crc32);
   s.exact_mxcsr = read_switch("PHYBIN_EXACT_MXCSR", s.exact_mxcsr);

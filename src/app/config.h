@@ -11,6 +11,7 @@ struct Settings {
   size_t cache_bytes = 64u << 20;
   int log_level = 0;
   bool strict_flags = false;  // PHYBIN_STRICT_FLAGS
+  bool verify_ir = false;     // PHYBIN_IR_VERIFY
   bool host_crc32 = true;     // PHYBIN_HOST_CRC32=0: x86 crc32 through the helper (tests it)
   bool exact_mxcsr = false;   // PHYBIN_EXACT_MXCSR
   bool host_pmull = true;     // PHYBIN_HOST_PMULL=0: pclmulqdq through the helper

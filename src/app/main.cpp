@@ -120,6 +120,7 @@ void record_initial_mappings(const elf::LoadedImage& image, const elf::StackInfo
   options.persist = persist_options(settings, image, process.guest_exe_path);
   options.host_crc32 = settings.host_crc32;
   options.exact_mxcsr = settings.exact_mxcsr;
+  options.verify_ir = settings.verify_ir;
   options.host_pmull = settings.host_pmull;
   options.host_aes = settings.host_aes;
   static runtime::Runtime rt(options);

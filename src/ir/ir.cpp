@@ -64,35 +64,46 @@ bool defined_before(const Block& block, Value arg, size_t user) {
   return arg < block.insts.size() && arg < user && !block.at(arg).dead;
 }
 
-std::string verify_inst(const Block& block, Value v) {
+// What is wrong with instruction v, or nullptr; `arg` says which argument.
+// No allocation: the runtime checks every block it translates.
+const char* check_inst(const Block& block, Value v, int& arg) {
   const Inst& in = block.at(v);
-  if (static_cast<size_t>(in.op) >= std::size(kOps)) return problem(block, v, "unknown opcode");
+  arg = -1;
+  if (static_cast<size_t>(in.op) >= std::size(kOps)) return "unknown opcode";
   const OpInfo& op = info(in.op);
-  if (!satisfies(op.result, in.type, in.type, Type::Void)) return problem(block, v, std::string("result type ") + type_name(in.type));
+  if (!satisfies(op.result, in.type, in.type, Type::Void)) return "result type";
   const Type arg0 = in.args[0] != kNoValue && in.args[0] < block.insts.size() ? block.at(in.args[0]).type : Type::Void;
   for (int i = 0; i < 3; ++i) {
     const Value a = in.args[i];
-    const Rule rule = op.args[i];
-    const std::string which = "argument " + std::to_string(i);
+    arg = i;
     if (a == kNoValue) {
-      if (i < op.nargs && rule != Rule::Opt) return problem(block, v, which + " missing");
+      if (i < op.nargs && op.args[i] != Rule::Opt) return "missing";
       continue;
     }
-    if (i >= op.nargs) return problem(block, v, which + " beyond the opcode's " + std::to_string(op.nargs));
-    if (!defined_before(block, a, v)) return problem(block, v, which + " is not a live earlier value");
-    if (!satisfies(rule, block.at(a).type, in.type, arg0))
-      return problem(block, v, which + " has type " + type_name(block.at(a).type));
+    if (i >= op.nargs) return "beyond the opcode's argument count";
+    if (!defined_before(block, a, v)) return "is not a live earlier value";
+    if (!satisfies(op.args[i], block.at(a).type, in.type, arg0)) return "has the wrong type";
   }
-  return "";
+  return nullptr;
+}
+
+std::string verify_inst(const Block& block, Value v) {
+  int arg;
+  const char* what = check_inst(block, v, arg);
+  if (!what) return "";
+  const Inst& in = block.at(v);
+  if (arg < 0) return problem(block, v, std::string(what) + (what[0] == 'r' ? std::string(" ") + type_name(in.type) : ""));
+  const std::string which = "argument " + std::to_string(arg) + " ";
+  const bool typed = in.args[arg] != kNoValue && in.args[arg] < block.insts.size();
+  return problem(block, v, which + what + (typed ? std::string(" (") + type_name(block.at(in.args[arg]).type) + ")" : ""));
 }
 
 }  // namespace
 
 std::string verify(const Block& block) {
   for (Value v = 0; v < block.insts.size(); ++v) {
-    if (block.at(v).dead) continue;
-    std::string p = verify_inst(block, v);
-    if (!p.empty()) return p;
+    int arg;
+    if (!block.at(v).dead && check_inst(block, v, arg)) return verify_inst(block, v);
   }
   const Exit& e = block.exit;
   const size_t end = block.insts.size();
@@ -105,11 +116,9 @@ std::string verify(const Block& block) {
   return "";
 }
 
-void verify_or_throw([[maybe_unused]] const Block& block) {
-#ifdef PHYBIN_IR_VERIFY
+void verify_or_throw(const Block& block) {
   const std::string p = verify(block);
   if (!p.empty()) throw Error(ErrorCode::PHYBIN_ERR_INTERNAL, "malformed IR: " + p + "\n" + print_block(block));
-#endif
 }
 
 const char* opcode_name(Opcode op) { return info(op).name; }

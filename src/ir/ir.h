@@ -104,8 +104,9 @@ std::string print_block(const Block& block);
 // used, the exit's values too).  Returns "" when the block is well formed,
 // else what is wrong, naming the instruction.
 std::string verify(const Block& block);
-// verify() in builds made with PHYBIN_IR_VERIFY (Debug, the test build):
-// throws Error(PHYBIN_ERR_INTERNAL) with the block printed.
+// verify(), throwing Error(PHYBIN_ERR_INTERNAL) with the block printed;
+// the runtime calls it for every block with PHYBIN_IR_VERIFY=1, which
+// every test that runs phybin sets.
 void verify_or_throw(const Block& block);
 
 }  // namespace phybin::ir

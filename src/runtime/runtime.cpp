@@ -176,9 +176,8 @@ BlockTable::Index Runtime::translate(uint64_t pc) {
   for (;;) {
     ir::Block& block = block_scratch_;
     frontend_.translate(pc, max_insns, block);
-    ir::verify_or_throw(block);
     ir::optimize(block);
-    ir::verify_or_throw(block);
+    if (options_.verify_ir) ir::verify_or_throw(block);  // what the backend gets
     try {
       const uint32_t* code = emit_block(block);
       if (!code) {
@@ -225,8 +224,8 @@ const uint32_t* Runtime::translate_unregistered(uint64_t pc) {
   }
   ir::Block& block = block_scratch_;
   frontend_.translate(pc, 1, block);
-  ir::verify_or_throw(block);
   ir::optimize(block);
+  if (options_.verify_ir) ir::verify_or_throw(block);
   const uint32_t* code = emit_block(block);
   if (!code) {
     flush();

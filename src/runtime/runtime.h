@@ -36,6 +36,7 @@ struct RuntimeOptions {
   bool strict_flags = false;
   bool host_crc32 = true;  // use the host's CRC32 instructions when it has them
   bool exact_mxcsr = false;  // PHYBIN_EXACT_MXCSR: MXCSR.DE for denormal inputs
+  bool verify_ir = false;    // PHYBIN_IR_VERIFY: every block through ir::verify (the tests)
   bool host_pmull = true;  // its 64x64-bit PMULL
   bool host_aes = true;    // its AES instructions
   unsigned max_block_insns = 48;

@@ -1,6 +1,7 @@
 // Control transfer: jmp, jcc, call, ret, jrcxz/loop.  Each ends the block
 // and describes its exit; the backend links direct exits block to block.
 #include "x86/flags.h"
+#include "x86/helpers.h"
 #include "x86/operands.h"
 
 namespace phybin::x86 {
@@ -34,7 +35,28 @@ void branch(Ctx& c, Value cond) {
   c.ends_block = true;
 }
 
+bool is_far(const Ctx& c) { return c.d.info.meta.branch_type == ZYDIS_BRANCH_TYPE_FAR; }
+
+// jmp/call far [m16:16|32|64] and retf: the helper checks the selector and
+// moves the stack; the block leaves through the indirect exit.
+bool far_transfer(Ctx& c, FarTransfer::Kind kind) {
+  Value address = c.b.constant(Type::I64, 0);
+  uint16_t ret_imm = 0;
+  if (kind == FarTransfer::Return) {
+    if (c.d.info.operand_count_visible > 0) ret_imm = static_cast<uint16_t>(c.op(0).imm.value.u);
+  } else {
+    if (c.op(0).type != ZYDIS_OPERAND_TYPE_MEMORY) return false;
+    address = effective_address(c, 0);
+  }
+  const uint64_t packed = FarTransfer::pack(kind, c.d.info.operand_width / 8, c.d.info.length, ret_imm);
+  Value target = c.b.call(Type::I64, reinterpret_cast<const void*>(&helper_far_transfer), address,
+                          c.b.constant(Type::I64, packed));
+  jump_indirect(c, target, ir::ExitKind::Indirect);
+  return true;
+}
+
 bool jmp(Ctx& c) {
+  if (is_far(c)) return far_transfer(c, FarTransfer::Jump);
   if (is_relative(c)) jump_to(c, relative_target(c));
   else jump_indirect(c, read_operand(c, 0), ir::ExitKind::Indirect);
   return true;
@@ -46,6 +68,7 @@ bool jcc(Ctx& c) {
 }
 
 bool call(Ctx& c) {
+  if (is_far(c)) return far_transfer(c, FarTransfer::Call);
   Value target = is_relative(c) ? ir::kNoValue : read_operand(c, 0);
   push64(c, c.b.constant(Type::I64, c.next));
   if (target == ir::kNoValue) jump_to(c, relative_target(c));
@@ -55,6 +78,7 @@ bool call(Ctx& c) {
 }
 
 bool ret(Ctx& c) {
+  if (is_far(c)) return far_transfer(c, FarTransfer::Return);
   Value target = pop64(c);
   if (c.d.info.operand_count_visible > 0) {
     Value extra = c.b.constant(Type::I64, c.op(0).imm.value.u);

@@ -141,6 +141,26 @@ uint64_t helper_string(GuestState* s, uint64_t op, uint64_t) {
   return 0;
 }
 
+uint64_t helper_far_transfer(GuestState* s, uint64_t address, uint64_t packed) {
+  constexpr uint16_t kUserCodeSelector = 0x33;
+  const unsigned size = packed & 0xff;
+  const auto kind = static_cast<FarTransfer::Kind>((packed >> 8) & 0xff);
+  const uint64_t length = (packed >> 16) & 0xff, ret_imm = packed >> 32;
+  uint64_t& rsp = s->gpr[RSP];
+  const uint64_t from = kind == FarTransfer::Return ? rsp : address;
+  const uint64_t offset = load_n(from, size);
+  const auto selector = static_cast<uint16_t>(load_n(from + size, 2));
+  if (selector != kUserCodeSelector) helper_raise_signal(s, SIGSEGV);
+  if (kind == FarTransfer::Call) {
+    store_n(rsp - size, kUserCodeSelector, size);
+    store_n(rsp - 2 * size, s->rip + length, size);
+    rsp -= 2 * size;
+  } else if (kind == FarTransfer::Return) {
+    rsp += 2 * size + ret_imm;
+  }
+  return offset;
+}
+
 uint64_t helper_div(GuestState* s, uint64_t divisor, uint64_t kind) {
   unsigned bits = kind & 0xff;
   bool is_signed = kind & 0x100;

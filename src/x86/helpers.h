@@ -29,6 +29,18 @@ struct StringOp {
 // b = operand bits | 0x100 when signed.  Raises SIGFPE like the CPU's #DE.
 uint64_t helper_div(GuestState* s, uint64_t divisor, uint64_t kind);
 
+// Far jmp/call through memory and far ret (FarTransfer::pack): the
+// selector must be the one 64-bit code segment Linux gives user code
+// (0x33), else #GP (SIGSEGV): phybin runs no 32-bit code.  Pushes or pops
+// CS and RIP in the operand size; returns the new RIP.
+struct FarTransfer {
+  enum Kind : uint8_t { Jump, Call, Return };
+  static uint64_t pack(Kind k, unsigned operand_bytes, unsigned insn_length, uint16_t ret_imm) {
+    return operand_bytes | (uint64_t{k} << 8) | (uint64_t{insn_length} << 16) | (uint64_t{ret_imm} << 32);
+  }
+};
+uint64_t helper_far_transfer(GuestState* s, uint64_t address, uint64_t packed);
+
 // rcl/rcr of `value`; b = count << 16 | 0x100 (left) | operand bits.
 // Updates CF and OF in the guest state; returns the result.
 uint64_t helper_rotate_carry(GuestState* s, uint64_t value, uint64_t b);

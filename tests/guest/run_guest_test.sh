@@ -94,10 +94,11 @@ describe_status() {
 # The shell's job-control style messages ("Segmentation fault") come from
 # this script's own stderr; keep them out of the test log.
 runs=(phybin)
-cache_env=(PHYBIN_CACHE_DIR=off)
+# PHYBIN_IR_VERIFY=1: phybin checks every block it translates (ir::verify).
+cache_env=(PHYBIN_CACHE_DIR=off PHYBIN_IR_VERIFY=1)
 if [ "$warm" = 1 ]; then
   runs=(cold warm)
-  cache_env=(PHYBIN_CACHE_DIR="$work/translations" PHYBIN_LOG_LEVEL=2)
+  cache_env=(PHYBIN_CACHE_DIR="$work/translations" PHYBIN_LOG_LEVEL=2 PHYBIN_IR_VERIFY=1)
 fi
 exec 3>&2 2>/dev/null
 guest_run "$work" native 60 env -i "${fixed_env[@]}" "$binary" "${args[@]}"

@@ -266,6 +266,7 @@ Options parse(int argc, char** argv) {
   o.vendor = vendor_mode(o.vendor_neutral);
   // MXCSR.DE for denormal operands costs checks phybin makes only when
   // asked (README.md); the runner passes the environment on.
+  setenv("PHYBIN_IR_VERIFY", "1", 1);  // phybin checks every block it translates
   if (o.default_mxcsr) unsetenv("PHYBIN_EXACT_MXCSR");
   else setenv("PHYBIN_EXACT_MXCSR", "1", 1);
   return o;
