@@ -218,7 +218,11 @@ bool enter(Ctx& c) {
     push_stack(c, c.b.trunc(t, frame));
   }
   set_frame_pointer(c, t, frame);
-  c.b.set_reg(RSP, c.b.binary(Opcode::Sub, Type::I64, c.b.get_reg(RSP), c.b.constant(Type::I64, size)));
+  Value rsp = c.b.binary(Opcode::Sub, Type::I64, c.b.get_reg(RSP), c.b.constant(Type::I64, size));
+  // The CPU checks that the final RSP can be written (measured: the page
+  // fault reports it): a byte stored back as it was.
+  if (size > 0) c.b.store(rsp, c.b.load(Type::I8, rsp));
+  c.b.set_reg(RSP, rsp);
   return true;
 }
 
