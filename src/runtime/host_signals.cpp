@@ -104,6 +104,7 @@ bool divert_guest_fault(int sig, siginfo_t* info, ucontext_t* uc, Runtime* rt) {
   if (in_translated_code && rt->guest_pc_of(pc, guest_pc)) {
     capture_guest_registers(*st, mc);
     st->rip = guest_pc;
+    rt->repair_fault_flags(*st, rt->block_start_of(pc));
     queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));
   } else if (!rt->in_code_cache(pc)) {
     queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));

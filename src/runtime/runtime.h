@@ -82,6 +82,15 @@ class Runtime {
   // Signal handler, before handle_code_write: the guest instruction whose
   // translated code holds `pc` and the end of its block's guest code.
   bool running_block_of(const void* pc, uint64_t& guest_pc, uint64_t& block_end) const;
+  // Signal handler, for a guest fault at st.rip inside the block that
+  // starts at block_start: the status flags the guest's handler must see
+  // (fault_flags.cpp).  Allocates nothing.
+  void repair_fault_flags(GuestState& st, uint64_t block_start) const;
+  // The start of the translated block that holds host `pc`, or 0.
+  uint64_t block_start_of(const void* pc) const;
+  // The start of a translated block whose guest code holds `rip`, or 0
+  // (for a trap raised by a helper, where no host pc tells).
+  uint64_t block_start_holding(uint64_t rip) const;
   // The next dispatch runs the instruction at the guest RIP once from a
   // translation that protects nothing: a store into code further on in its
   // own block (handle_code_write dropped the block) must take effect before

@@ -54,6 +54,21 @@ bool Runtime::running_block_of(const void* pc, uint64_t& guest_pc, uint64_t& blo
   return true;
 }
 
+uint64_t Runtime::block_start_holding(uint64_t rip) const {
+  // Blocks are at most a few hundred bytes of guest code: look back that far.
+  constexpr uint64_t kLookBack = 1024;
+  for (uint64_t k = 0; k <= kLookBack && k <= rip; ++k) {
+    const BlockTable::Index b = blocks_.find_guest(rip - k);
+    if (b != BlockTable::kNone && blocks_.at(b).valid && blocks_.at(b).guest_end > rip) return rip - k;
+  }
+  return 0;
+}
+
+uint64_t Runtime::block_start_of(const void* pc) const {
+  BlockTable::Index b = blocks_.find_host(pc);
+  return b == BlockTable::kNone ? 0 : blocks_.at(b).guest_start;
+}
+
 bool Runtime::guest_pc_of(const void* pc, uint64_t& guest) const {
   BlockTable::Index b = blocks_.find_host(pc);
   if (b == BlockTable::kNone) return false;

@@ -306,6 +306,10 @@ void raise_guest_signal(GuestState* state, int signal) {
     rt->untranslatable(*state);
     signal = SIGILL;
   }
+  // #DE and the other traps of helpers: the flags as at the instruction.
+  if (signal == SIGFPE || signal == SIGSEGV) {
+    if (const uint64_t start = rt->block_start_holding(state->rip)) rt->repair_fault_flags(*state, start);
+  }
   if (signal == kTrapCodeFetch) rt->raise_fetch_fault(*state);
   else queue_sync_signal(signal == kTrapSimdFp ? simd_fp_signal(*state) : trap_signal(signal, state->rip));
   state->exit_link = 0;

@@ -35,6 +35,12 @@ bool Decoder::decode(const uint8_t* code, size_t max_len, uint64_t address, Deco
                                                  out.info.operand_count_visible));
 }
 
+bool Decoder::decode_all(const uint8_t* code, size_t max_len, uint64_t address, DecodedInsn& out) const {
+  out.address = address;
+  out.truncated = false;
+  return ZYAN_SUCCESS(ZydisDecoderDecodeFull(&decoder_, code, max_len, &out.info, out.ops));
+}
+
 bool Decoder::decode_instruction(const uint8_t* code, size_t max_len, ZydisDecodedInstruction& out) const {
   ZydisDecoderContext context;
   return ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&decoder_, &context, code, max_len, &out));

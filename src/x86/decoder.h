@@ -23,6 +23,9 @@ class Decoder {
   Decoder();
   // Decodes at `address`, reading at most `max_len` bytes from `code`.
   bool decode(const uint8_t* code, size_t max_len, uint64_t address, DecodedInsn& out) const;
+  // With every operand, hidden ones too (implicit registers): for the
+  // fault path, which must know everything an instruction writes.
+  bool decode_all(const uint8_t* code, size_t max_len, uint64_t address, DecodedInsn& out) const;
   // Instruction only, without operands: cheaper, for looking ahead.
   bool decode_instruction(const uint8_t* code, size_t max_len, ZydisDecodedInstruction& out) const;
   // AT&T-free Intel syntax, e.g. "vpaddd ymm2, ymm1, ymm0".
