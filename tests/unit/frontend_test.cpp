@@ -422,11 +422,17 @@ TEST(FrontendIr, Push16StoresAWordTwoBytesDown) {
 
 TEST(FrontendIr, EnterWithNestingCopiesTheOuterFramePointers) {
   Block b = Code{0xc8, 0x10, 0x00, 0x03, 0xc3}.translate(1);  // enter 16, 3
-  // push rbp, two frame pointers read below the old rbp, the new frame pointer
+  // push rbp, two frame pointers read below the old rbp, the new frame
+  // pointer; then the byte at the final RSP read and written back (the
+  // CPU's write check of the frame)
   std::vector<Value> stores = live_of(b, Opcode::Store);
-  ASSERT_EQ(stores.size(), 4u);
+  ASSERT_EQ(stores.size(), 5u);
   std::vector<Value> loads = live_of(b, Opcode::Load);
-  ASSERT_EQ(loads.size(), 2u);
+  ASSERT_EQ(loads.size(), 3u);
+  const Inst& probe = b.at(stores[4]);
+  EXPECT_EQ(probe.args[0], written(b, RSP));
+  EXPECT_EQ(probe.args[1], loads[2]);
+  EXPECT_EQ(b.at(loads[2]).type, Type::I8);
   const Inst& second_display = b.at(b.at(loads[1]).args[0]);  // [old rbp - 16]
   EXPECT_TRUE(IsGetReg(b, second_display.args[0], RBP));
   EXPECT_TRUE(IsConst(b, second_display.args[1], Type::I64, 16));
@@ -438,12 +444,13 @@ TEST(FrontendIr, EnterWithNestingCopiesTheOuterFramePointers) {
 
 TEST(FrontendIr, Enter16PushesWordsAndReplacesOnlyBp) {
   Block b = Code{0x66, 0xc8, 0x10, 0x00, 0x03, 0xc3}.translate(1);  // enterw 16, 3
-  // bp, two words read below the old rbp, the new frame pointer: all words
+  // bp, two words read below the old rbp, the new frame pointer: all
+  // words; then the byte probe at the final RSP
   std::vector<Value> stores = live_of(b, Opcode::Store);
-  ASSERT_EQ(stores.size(), 4u);
-  for (Value s : stores) EXPECT_EQ(b.at(b.at(s).args[1]).type, Type::I16);
+  ASSERT_EQ(stores.size(), 5u);
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(b.at(b.at(stores[i]).args[1]).type, Type::I16);
   std::vector<Value> loads = live_of(b, Opcode::Load);
-  ASSERT_EQ(loads.size(), 2u);
+  ASSERT_EQ(loads.size(), 3u);
   EXPECT_TRUE(IsOp(b, loads[1], Opcode::Load, Type::I16));
   const Inst& second_display = b.at(b.at(loads[1]).args[0]);  // [old rbp - 4]
   EXPECT_TRUE(IsGetReg(b, second_display.args[0], RBP));
