@@ -100,11 +100,11 @@ bool divert_guest_fault(int sig, siginfo_t* info, ucontext_t* uc, Runtime* rt) {
   const mcontext_t& mc = uc->uc_mcontext;
   const auto* pc = reinterpret_cast<const void*>(mc.pc);
   const bool in_translated_code = mc.regs[arm64::regmap::kState.code] == reinterpret_cast<uint64_t>(st);
-  uint64_t guest_pc;
-  if (in_translated_code && rt->guest_pc_of(pc, guest_pc)) {
+  Runtime::RunningInsn at;
+  if (in_translated_code && rt->running_insn(pc, at)) {
     capture_guest_registers(*st, mc);
-    st->rip = guest_pc;
-    rt->repair_fault_flags(*st, rt->block_start_of(pc));
+    st->rip = at.guest_pc;
+    rt->repair_fault_flags(*st, at.block_start);
     queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));
   } else if (!rt->in_code_cache(pc)) {
     queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));
@@ -124,14 +124,14 @@ bool handle_code_write(Runtime* rt, siginfo_t* info, ucontext_t* uc) {
   const mcontext_t& mc = uc->uc_mcontext;
   GuestThreadFlags& flags = thread_flags();
   GuestState* st = rt->guest_state();
-  uint64_t store_pc = 0, block_end = 0;
+  Runtime::RunningInsn store{};
   const bool in_block = flags.in_guest && !flags.busy && st &&
                         mc.regs[arm64::regmap::kState.code] == reinterpret_cast<uint64_t>(st) &&
-                        rt->running_block_of(reinterpret_cast<const void*>(mc.pc), store_pc, block_end);
+                        rt->running_insn(reinterpret_cast<const void*>(mc.pc), store);
   if (!rt->handle_code_write(address)) return false;
-  if (in_block && address >= store_pc && address < block_end) {
+  if (in_block && address >= store.guest_pc && address < store.block_end) {
     capture_guest_registers(*st, mc);
-    st->rip = store_pc;
+    st->rip = store.guest_pc;
     rt->request_unprotected_step();
     divert_to_dispatcher(uc, rt, st);
   }

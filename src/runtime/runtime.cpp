@@ -165,29 +165,45 @@ void Runtime::protect_and_register(BlockTable::Index index, const ir::Block& blo
   for (size_t i = 0; i < n; ++i) blocks_.depends_on_page(index, pages[i]);
 }
 
-BlockTable::Index Runtime::translate(uint64_t pc) {
+namespace {
+
+Error cannot_allocate(uint64_t pc) {
+  return Error(ErrorCode::PHYBIN_ERR_INTERNAL, "cannot allocate registers for the instruction at " + std::to_string(pc));
+}
+
+}  // namespace
+
+// The frontend's block at pc, optimised (and checked): what the backend gets.
+ir::Block& Runtime::build_block(uint64_t pc, unsigned max_insns) {
   if (forget_code_pending_) {
     frontend_.forget_code();
     forget_code_pending_ = false;
   }
+  ir::Block& block = block_scratch_;
+  frontend_.translate(pc, max_insns, block);
+  ir::optimize(block);
+  if (options_.verify_ir) ir::verify_or_throw(block);
+  return block;
+}
+
+// Cache full: start over with an empty cache, once.
+const uint32_t* Runtime::emit_block_or_flush(const ir::Block& block) {
+  const uint32_t* code = emit_block(block);
+  if (code) return code;
+  flush();
+  code = emit_block(block);
+  if (!code) throw Error(ErrorCode::PHYBIN_ERR_USAGE, "PHYBIN_CACHE_SIZE is too small to hold a single block; raise it");
+  return code;
+}
+
+BlockTable::Index Runtime::translate(uint64_t pc) {
   // Code the guest cannot read is code it cannot run: SIGSEGV, as natively.
   if (!protect_.prepare_page(pc & ~(protect_.page_size() - 1))) return BlockTable::kNone;
   unsigned max_insns = options_.max_block_insns;
   for (;;) {
-    ir::Block& block = block_scratch_;
-    frontend_.translate(pc, max_insns, block);
-    ir::optimize(block);
-    if (options_.verify_ir) ir::verify_or_throw(block);  // what the backend gets
+    ir::Block& block = build_block(pc, max_insns);
     try {
-      const uint32_t* code = emit_block(block);
-      if (!code) {
-        // Cache full: start over with an empty cache.
-        flush();
-        code = emit_block(block);
-        if (!code)
-          throw Error(ErrorCode::PHYBIN_ERR_USAGE,
-                      "PHYBIN_CACHE_SIZE is too small to hold a single block; raise it");
-      }
+      const uint32_t* code = emit_block_or_flush(block);
       const auto words = static_cast<uint32_t>(cache_.free_begin() - code);
       BlockTable::Index index = blocks_.add(block.guest_start, block.guest_end, code, words, marks_);
       protect_and_register(index, block);
@@ -196,9 +212,7 @@ BlockTable::Index Runtime::translate(uint64_t pc) {
       guest_insns_translated_ += block.guest_insns;
       return index;
     } catch (const arm64::BlockTooComplex&) {
-      if (block.guest_insns <= 1)
-        throw Error(ErrorCode::PHYBIN_ERR_INTERNAL, "cannot allocate registers for the instruction at " +
-                                                         std::to_string(pc));
+      if (block.guest_insns <= 1) throw cannot_allocate(pc);
       max_insns = block.guest_insns / 2;
     }
   }
@@ -218,21 +232,11 @@ void Runtime::untranslatable(const GuestState& st) const {
 // One instruction, translated for a single run: not registered, so its
 // page stays writable (see request_unprotected_step).
 const uint32_t* Runtime::translate_unregistered(uint64_t pc) {
-  if (forget_code_pending_) {
-    frontend_.forget_code();
-    forget_code_pending_ = false;
+  try {
+    return emit_block_or_flush(build_block(pc, 1));
+  } catch (const arm64::BlockTooComplex&) {
+    throw cannot_allocate(pc);
   }
-  ir::Block& block = block_scratch_;
-  frontend_.translate(pc, 1, block);
-  ir::optimize(block);
-  if (options_.verify_ir) ir::verify_or_throw(block);
-  const uint32_t* code = emit_block(block);
-  if (!code) {
-    flush();
-    code = emit_block(block);
-  }
-  if (!code) throw Error(ErrorCode::PHYBIN_ERR_USAGE, "PHYBIN_CACHE_SIZE is too small to hold a single block; raise it");
-  return code;
 }
 
 // The block that changed MXCSR ends with an indirect exit (family_sse.cpp):

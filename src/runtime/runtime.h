@@ -71,23 +71,21 @@ class Runtime {
   // ---- for signals and guest code changes (runtime_events.cpp)
   GuestState* guest_state() const { return state_; }
   const arm64::Stubs& stubs() const { return cache_.stubs(); }
-  // The guest instruction whose translated code holds host address `pc`.
-  // False outside translated blocks.  Safe in a signal handler.
-  bool guest_pc_of(const void* pc, uint64_t& guest) const;
   bool in_code_cache(const void* pc) const { return cache_.contains(pc); }
   // SIGSEGV handler: a write at `address`.  True when it hit a guest code
   // page phybin protected: the page is writable again and its translations
   // are dropped (now, or at the next dispatch when the tables are busy).
   bool handle_code_write(uint64_t address);
-  // Signal handler, before handle_code_write: the guest instruction whose
-  // translated code holds `pc` and the end of its block's guest code.
-  bool running_block_of(const void* pc, uint64_t& guest_pc, uint64_t& block_end) const;
+  // Safe in a signal handler: the guest instruction whose translated code
+  // holds `pc`, and where its block's guest code begins and ends.
+  struct RunningInsn {
+    uint64_t guest_pc, block_start, block_end;
+  };
+  bool running_insn(const void* pc, RunningInsn& out) const;
   // Signal handler, for a guest fault at st.rip inside the block that
   // starts at block_start: the status flags the guest's handler must see
   // (fault_flags.cpp).  Allocates nothing.
   void repair_fault_flags(GuestState& st, uint64_t block_start) const;
-  // The start of the translated block that holds host `pc`, or 0.
-  uint64_t block_start_of(const void* pc) const;
   // The start of a translated block whose guest code holds `rip`, or 0
   // (for a trap raised by a helper, where no host pc tells).
   uint64_t block_start_holding(uint64_t rip) const;
@@ -174,6 +172,8 @@ class Runtime {
   bool forget_code_pending_ = false;  // frontend caches hold changed code
   volatile sig_atomic_t unprotected_step_ = 0;
   const uint32_t* translate_unregistered(uint64_t pc);
+  ir::Block& build_block(uint64_t pc, unsigned max_insns);
+  const uint32_t* emit_block_or_flush(const ir::Block& block);
   // Persistent translations: where and under which key; the program's
   // code ranges, each until the guest may have changed it.
   struct PersistRange {

@@ -46,11 +46,10 @@ bool has_temporary_mask(uint64_t nr) {
 
 }  // namespace
 
-bool Runtime::running_block_of(const void* pc, uint64_t& guest_pc, uint64_t& block_end) const {
+bool Runtime::running_insn(const void* pc, RunningInsn& out) const {
   BlockTable::Index b = blocks_.find_host(pc);
   if (b == BlockTable::kNone) return false;
-  guest_pc = blocks_.guest_pc_at(b, pc);
-  block_end = blocks_.at(b).guest_end;
+  out = RunningInsn{blocks_.guest_pc_at(b, pc), blocks_.at(b).guest_start, blocks_.at(b).guest_end};
   return true;
 }
 
@@ -64,17 +63,6 @@ uint64_t Runtime::block_start_holding(uint64_t rip) const {
   return 0;
 }
 
-uint64_t Runtime::block_start_of(const void* pc) const {
-  BlockTable::Index b = blocks_.find_host(pc);
-  return b == BlockTable::kNone ? 0 : blocks_.at(b).guest_start;
-}
-
-bool Runtime::guest_pc_of(const void* pc, uint64_t& guest) const {
-  BlockTable::Index b = blocks_.find_host(pc);
-  if (b == BlockTable::kNone) return false;
-  guest = blocks_.guest_pc_at(b, pc);
-  return true;
-}
 
 // Reached from the SIGSEGV handler.  When the tables are not busy the
 // fault came from a guest store (translated code, a helper, the Linux

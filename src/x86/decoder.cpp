@@ -1,5 +1,6 @@
 #include "x86/decoder.h"
 
+#include <array>
 #include <cstdio>
 
 #include "common/guest_state.h"
@@ -46,20 +47,25 @@ bool Decoder::decode_instruction(const uint8_t* code, size_t max_len, ZydisDecod
   return ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&decoder_, &context, code, max_len, &out));
 }
 
+namespace {
+
+// kPrivilegedMnemonics as a table by mnemonic: always_traps runs for every
+// decoded instruction.
+constexpr auto kPrivileged = [] {
+  std::array<bool, ZYDIS_MNEMONIC_MAX_VALUE + 1> table{};
+  for (ZydisMnemonic m : kPrivilegedMnemonics) table[m] = true;
+  return table;
+}();
+
+}  // namespace
+
 bool always_traps(const ZydisDecodedInstruction& insn) {
   switch (insn.mnemonic) {
     case ZYDIS_MNEMONIC_UD0: case ZYDIS_MNEMONIC_UD1: case ZYDIS_MNEMONIC_UD2: case ZYDIS_MNEMONIC_INT3:
-    case ZYDIS_MNEMONIC_HLT: case ZYDIS_MNEMONIC_IN: case ZYDIS_MNEMONIC_OUT: case ZYDIS_MNEMONIC_INSB:
-    case ZYDIS_MNEMONIC_INSW: case ZYDIS_MNEMONIC_INSD: case ZYDIS_MNEMONIC_OUTSB: case ZYDIS_MNEMONIC_OUTSW:
-    case ZYDIS_MNEMONIC_OUTSD: case ZYDIS_MNEMONIC_CLI: case ZYDIS_MNEMONIC_STI: case ZYDIS_MNEMONIC_CLTS:
-    case ZYDIS_MNEMONIC_INVD: case ZYDIS_MNEMONIC_WBINVD: case ZYDIS_MNEMONIC_WRMSR: case ZYDIS_MNEMONIC_RDMSR:
-    case ZYDIS_MNEMONIC_LLDT: case ZYDIS_MNEMONIC_LTR: case ZYDIS_MNEMONIC_LGDT: case ZYDIS_MNEMONIC_LIDT:
-    case ZYDIS_MNEMONIC_LMSW: case ZYDIS_MNEMONIC_INVLPG: case ZYDIS_MNEMONIC_SWAPGS: case ZYDIS_MNEMONIC_SYSRET:
-    case ZYDIS_MNEMONIC_SYSEXIT:
       return true;
     case ZYDIS_MNEMONIC_MOV:  // 0F 20..23: to or from a control or debug register
       return insn.opcode_map == ZYDIS_OPCODE_MAP_0F && insn.opcode >= 0x20 && insn.opcode <= 0x23;
-    default: return false;
+    default: return kPrivileged[insn.mnemonic];
   }
 }
 

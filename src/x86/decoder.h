@@ -42,8 +42,16 @@ const char* isa_extension_name(const DecodedInsn& insn);
 // overwrites.  A shift or rotate by CL may leave the flags alone (count 0),
 // so it overwrites none.
 uint64_t flags_tested(const ZydisDecodedInstruction& insn);
-// ud2, int3, hlt, privileged and I/O instructions: always a signal, which
-// ends the block and shows the handler every flag.
+// Privileged and I/O instructions: #GP (SIGSEGV) in user mode.  The one
+// list: the frontend registers a trap for each, and always_traps knows them.
+inline constexpr ZydisMnemonic kPrivilegedMnemonics[] = {
+    ZYDIS_MNEMONIC_HLT,   ZYDIS_MNEMONIC_IN,     ZYDIS_MNEMONIC_OUT,   ZYDIS_MNEMONIC_INSB,   ZYDIS_MNEMONIC_INSW,
+    ZYDIS_MNEMONIC_INSD,  ZYDIS_MNEMONIC_OUTSB,  ZYDIS_MNEMONIC_OUTSW, ZYDIS_MNEMONIC_OUTSD,  ZYDIS_MNEMONIC_CLI,
+    ZYDIS_MNEMONIC_STI,   ZYDIS_MNEMONIC_CLTS,   ZYDIS_MNEMONIC_INVD,  ZYDIS_MNEMONIC_WBINVD, ZYDIS_MNEMONIC_WRMSR,
+    ZYDIS_MNEMONIC_RDMSR, ZYDIS_MNEMONIC_LLDT,   ZYDIS_MNEMONIC_LTR,   ZYDIS_MNEMONIC_LGDT,   ZYDIS_MNEMONIC_LIDT,
+    ZYDIS_MNEMONIC_LMSW,  ZYDIS_MNEMONIC_INVLPG, ZYDIS_MNEMONIC_SWAPGS, ZYDIS_MNEMONIC_SYSRET, ZYDIS_MNEMONIC_SYSEXIT};
+// ud2, int3, the privileged instructions, mov to/from CR/DR: always a
+// signal, which ends the block and shows the handler every flag.
 bool always_traps(const ZydisDecodedInstruction& insn);
 uint64_t flags_killed(const ZydisDecodedInstruction& insn);
 std::string bytes_hex(const uint8_t* code, size_t len);

@@ -30,20 +30,18 @@ uint64_t user_selector(ZydisRegister seg) {
   }
 }
 
-// mov r/m, Sreg: a word into memory; into a register of any width, the
-// selector zero-extended (a 16-bit register keeps its upper bits).
 bool is_system_register(const ZydisDecodedOperand& op) {
   if (op.type != ZYDIS_OPERAND_TYPE_REGISTER) return false;
   const ZydisRegisterClass k = ZydisRegisterGetClass(op.reg.value);
   return k == ZYDIS_REGCLASS_CONTROL || k == ZYDIS_REGCLASS_DEBUG;
 }
 
+// mov to or from CR/DR: #GP in user mode.  mov r/m, Sreg: a word into
+// memory; into a register of any width, the selector zero-extended (a
+// 16-bit register keeps its upper bits).
 bool mov(Ctx& c) {
   if (is_system_register(c.op(0)) || is_system_register(c.op(1))) {
-    // mov to or from CR/DR: #GP in user mode.
-    c.b.emit(Opcode::Trap, Type::Void, ir::kNoValue, ir::kNoValue, ir::kNoValue, c.rip, SIGSEGV);
-    c.exit() = ir::Exit{ir::ExitKind::Jump, ir::kNoValue, ir::kNoValue, c.rip, 0, 0};
-    c.ends_block = true;
+    end_with_trap(c, c.rip, SIGSEGV);
     return true;
   }
   if (is_segment(c.op(0))) return false;  // segment loads: not translated

@@ -57,10 +57,7 @@ bool smsw(Ctx& c) {
 // reports the address after it, as the CPU does.
 template <int kSignal>
 bool trap(Ctx& c) {
-  uint64_t at = kSignal == SIGTRAP ? c.next : c.rip;
-  c.b.emit(Opcode::Trap, Type::Void, ir::kNoValue, ir::kNoValue, ir::kNoValue, at, kSignal);
-  c.exit() = ir::Exit{ir::ExitKind::Jump, ir::kNoValue, ir::kNoValue, at, 0, 0};
-  c.ends_block = true;
+  end_with_trap(c, kSignal == SIGTRAP ? c.next : c.rip, kSignal);
   return true;
 }
 
@@ -125,14 +122,7 @@ void register_system(HandlerTable& t) {
   // Privileged and I/O instructions: #GP in user mode (Linux gives no
   // process I/O permission unless it asks with ioperm/iopl, which phybin
   // does not pass on), SIGSEGV with SI_KERNEL.
-  for (ZydisMnemonic m :
-       {ZYDIS_MNEMONIC_HLT, ZYDIS_MNEMONIC_IN, ZYDIS_MNEMONIC_OUT, ZYDIS_MNEMONIC_INSB, ZYDIS_MNEMONIC_INSW,
-        ZYDIS_MNEMONIC_INSD, ZYDIS_MNEMONIC_OUTSB, ZYDIS_MNEMONIC_OUTSW, ZYDIS_MNEMONIC_OUTSD, ZYDIS_MNEMONIC_CLI,
-        ZYDIS_MNEMONIC_STI, ZYDIS_MNEMONIC_CLTS, ZYDIS_MNEMONIC_INVD, ZYDIS_MNEMONIC_WBINVD, ZYDIS_MNEMONIC_WRMSR,
-        ZYDIS_MNEMONIC_RDMSR, ZYDIS_MNEMONIC_LLDT, ZYDIS_MNEMONIC_LTR, ZYDIS_MNEMONIC_LGDT, ZYDIS_MNEMONIC_LIDT,
-        ZYDIS_MNEMONIC_LMSW, ZYDIS_MNEMONIC_INVLPG, ZYDIS_MNEMONIC_SWAPGS, ZYDIS_MNEMONIC_SYSRET,
-        ZYDIS_MNEMONIC_SYSEXIT})
-    t.add(m, trap<SIGSEGV>);
+  for (ZydisMnemonic m : kPrivilegedMnemonics) t.add(m, trap<SIGSEGV>);
   t.add(ZYDIS_MNEMONIC_PAUSE, nop);
   // One guest thread: program order is all the ordering there is.
   t.add(ZYDIS_MNEMONIC_LFENCE, nop);

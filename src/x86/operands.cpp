@@ -125,4 +125,10 @@ Value pop_stack(Ctx& c, Type t) {
   return v;
 }
 
+void end_with_trap(Ctx& c, uint64_t at, int signal) {
+  c.b.emit(ir::Opcode::Trap, ir::Type::Void, ir::kNoValue, ir::kNoValue, ir::kNoValue, at, static_cast<uint8_t>(signal));
+  c.exit() = ir::Exit{ir::ExitKind::Jump, ir::kNoValue, ir::kNoValue, at, 0, 0};
+  c.ends_block = true;
+}
+
 }  // namespace phybin::x86

@@ -27,6 +27,9 @@ void write_gpr(Ctx& c, ZydisRegister reg, ir::Value v);
 // The stack: push and pop move RSP by the width of the value (8 bytes, or 2
 // for the 16-bit forms with a 66 prefix).
 void push_stack(Ctx& c, ir::Value v);
+// Ends the block with the guest signal `signal` raised at guest address
+// `at` (a fault: the instruction's own address; int3: the next one).
+void end_with_trap(Ctx& c, uint64_t at, int signal);
 ir::Value pop_stack(Ctx& c, ir::Type t);
 inline void push64(Ctx& c, ir::Value v) { push_stack(c, v); }
 inline ir::Value pop64(Ctx& c) { return pop_stack(c, ir::Type::I64); }
