@@ -24,16 +24,32 @@ struct Stubs {
   // called) and returns from enter(): guest state must already be in memory.
   // Used to divert the guest to a signal handler from a helper or a fault.
   void (*leave)(GuestState*) = nullptr;
-  // What an empty entry of the indirect-branch table points at: a guest
-  // target equal to the entry's key (kEmptyLookupKey) lands here and goes
-  // to the dispatcher like any miss, so no guest address ever reaches a
-  // host address that is not code.
+  // What an empty entry of the indirect-branch table points at.  No
+  // lookup ever matches an empty key; were one to, it would land here and
+  // go to the dispatcher, never on a host address that is not code.
   const uint32_t* empty_entry = nullptr;
 };
 
-// The key of an empty indirect-branch table entry: non-canonical, so no
-// translated block is ever registered under it.
+// The indirect-branch table (exit_indirect in compile_exit.cpp): entry
+// `guest & mask` holds {key, host code}.  The key is the block's guest
+// address, or its complement for a block that reads flags on entry: the
+// lookup's first compare then fails, and its second, on the complement,
+// writes the lazy flags record's kind (x86/lazy_flags.h) before entering.
+// So an indirect jump costs a record only where the target reads it.
+inline constexpr uint64_t lookup_key(uint64_t guest, bool reads_flags) { return reads_flags ? ~guest : guest; }
+
+// An empty slot's key: non-canonical and of another slot, with a
+// complement of another slot too (mask + 1 is even), so that no guest
+// address matches it in either compare.
 inline constexpr uint64_t kEmptyLookupKey = uint64_t{0x8000} << 48;
+inline constexpr uint64_t empty_lookup_key(uint64_t slot, uint64_t mask) {
+  return kEmptyLookupKey | ((slot + 2) & mask);
+}
+
+// GuestState::exit_link after an indirect exit with a lazy flags record
+// that missed the table: no branch to link, and the dispatcher applies
+// the record first.
+inline constexpr uint64_t kExitLazyFlags = 1;
 
 // Where the code of one guest instruction begins in a compiled block:
 // offset in 32-bit words from the block's first word, and the instruction's
@@ -49,6 +65,10 @@ struct BackendConfig {
   // Where helper calls get their slot numbers (required).
   HelperTable* helpers = nullptr;
   void (*raise_signal)(GuestState*, int) = nullptr;
+  // Applies a pending lazy flags record (GuestState::lazy_flags_kind) to
+  // RFLAGS and clears it: called where a block that reads flags is entered
+  // through the indirect-branch table.
+  void (*materialise_flags)(GuestState*) = nullptr;
   uint64_t lookup_mask = 0;  // indirect-branch table entries - 1
   // SSE arithmetic gives x86's NaNs (negative default NaN, first operand's
   // NaN first): 2-3 more instructions per FP operation; without it the
@@ -68,8 +88,10 @@ Stubs emit_stubs(Assembler& a);
 // Emits `block` at the assembler's cursor.  Returns false when the
 // assembler ran out of space (the caller flushes the cache and retries).
 // When `marks` is given, it receives the block's instruction marks in
-// increasing offset order (from the IR's insn_start marks).
+// increasing offset order (from the IR's insn_start marks);
+// `indirect_entry`, where the indirect-branch table must enter it (words
+// from its start: blocks that read flags first apply a lazy record).
 bool compile_block(const ir::Block& block, Assembler& a, const BackendConfig& config,
-                   std::vector<InsnMark>* marks = nullptr);
+                   std::vector<InsnMark>* marks = nullptr, uint32_t* indirect_entry = nullptr);
 
 }  // namespace phybin::arm64

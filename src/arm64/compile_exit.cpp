@@ -26,6 +26,7 @@ constexpr int64_t kOffExitLink = offsetof(GuestState, exit_link);
 constexpr int64_t kOffHelperTable = offsetof(GuestState, helper_table);
 constexpr int64_t kOffFpsrOuter = offsetof(GuestState, fpsr_outer);
 constexpr int64_t kOffSseTraps = offsetof(GuestState, sse_trap_fpsr);
+constexpr int64_t kOffLazyKind = offsetof(GuestState, lazy_flags_kind);
 
 void emit_save_guest(Assembler& a) {
   for (unsigned i = 0; i < 16; i += 2)
@@ -92,7 +93,8 @@ Stubs emit_stubs(Assembler& a) {
   a.mov(Size::X, kState, x0);
   a.b(to_host);
 
-  // empty_entry: reached only by a guest jump to kEmptyLookupKey itself.
+  // empty_entry: where empty table entries point (never reached, see
+  // empty_lookup_key).
   stubs.empty_entry = a.cursor();
   a.movz(Size::X, kTmp1, static_cast<uint16_t>(kEmptyLookupKey >> 48), 48);
   a.movz(Size::X, kTmp0, 0);
@@ -187,10 +189,12 @@ void BlockCompiler::exit_to(uint64_t target, const uint32_t* link_site) {
 }
 
 // Looks the guest target up in the indirect-branch table inline; only a
-// miss goes back to the dispatcher.
+// miss goes back to the dispatcher.  A block that reads flags on entry is
+// found by the second compare (lookup_key), which first sets the lazy
+// record's kind: this block's, or 0 when its flags are in RFLAGS.
 // The table lookup reads the target where it is (x0..x2 excepted, which
 // it uses); the dispatcher wants it in x17 on a miss.
-void BlockCompiler::exit_indirect(Reg target) {
+void BlockCompiler::exit_indirect(Reg target, uint8_t lazy_kind) {
   if (target.code <= 2) {
     a_.mov(Size::X, kTmp1, target);
     target = kTmp1;
@@ -204,13 +208,43 @@ void BlockCompiler::exit_indirect(Reg target) {
   }
   a_.ldp(Size::X, x1, x2, mem(x0, 0));
   a_.cmp(Size::X, x1, target);
-  Label miss;
+  Label other_key, miss;
+  a_.b(Cond::NE, other_key);
+  a_.br(x2);
+  a_.bind(other_key);
+  a_.mvn(Size::X, x1, x1);
+  a_.cmp(Size::X, x1, target);
   a_.b(Cond::NE, miss);
+  store_lazy_kind(lazy_kind);
   a_.br(x2);
   a_.bind(miss);
   if (target != kTmp1) a_.mov(Size::X, kTmp1, target);
-  a_.movz(Size::X, kTmp0, 0);
+  if (lazy_kind) store_lazy_kind(lazy_kind);
+  a_.movz(Size::X, kTmp0, lazy_kind ? kExitLazyFlags : 0);
   a_.b(cfg_.stubs.exit);
+}
+
+void BlockCompiler::store_lazy_kind(uint8_t kind) {
+  if (kind == 0) {
+    a_.str(Size::W, xzr, mem(kState, kOffLazyKind));
+    return;
+  }
+  a_.movz(Size::W, kTmp0, kind);
+  a_.str(Size::W, kTmp0, mem(kState, kOffLazyKind));
+}
+
+// The table's way into a block that reads flags: a record the jump here
+// left is applied first (out of line: rare), then the block runs as when
+// entered directly.
+void BlockCompiler::emit_indirect_entry() {
+  indirect_entry_ = a_.cursor();
+  a_.ldr(Size::W, kTmp0, mem(kState, kOffLazyKind));
+  a_.cbz(Size::W, kTmp0, main_entry_);
+  save_guest_state();
+  a_.mov(Size::X, x0, kState);
+  call_host(reinterpret_cast<uint64_t>(cfg_.materialise_flags));
+  load_guest_state();
+  a_.b(main_entry_);
 }
 
 // The exit's compare when it is "x == 0" or "x != 0" of a value whose
@@ -264,7 +298,7 @@ void BlockCompiler::lower_exit() {
       return;
     }
     case ir::ExitKind::Indirect:
-    case ir::ExitKind::Return: exit_indirect(use(e.address, kTmp1)); return;
+    case ir::ExitKind::Return: exit_indirect(use(e.address, kTmp1), e.lazy_flags_kind); return;
   }
 }
 

@@ -67,6 +67,7 @@ void BlockCompiler::lower(Value v) {
     case Opcode::SetFlags: a_.mov(Size::X, regmap::kFlags, use(in.args[0], kTmp0)); return;
     case Opcode::LoadState:
     case Opcode::StoreState: lower_state(v); return;
+    case Opcode::LazyFlags: lower_lazy_flags(v); return;
     case Opcode::Load:
     case Opcode::Store: lower_memory(v); return;
     case Opcode::Add: case Opcode::Sub: case Opcode::And: case Opcode::Or: case Opcode::Xor:
@@ -439,6 +440,16 @@ void BlockCompiler::lower_state(Value v) {
   }
   Type t = b_.at(in.args[0]).type;
   a_.store(static_cast<MemSize>(log2_bytes(t)), use(in.args[0], kTmp0), mem(regmap::kState, offset));
+}
+
+// A lazy record's operands (x86/lazy_flags.h), in their width; the kind
+// is written only where the target reads it (exit_indirect).
+void BlockCompiler::lower_lazy_flags(Value v) {
+  const Inst& in = b_.at(v);
+  const auto size = static_cast<MemSize>(log2_bytes(b_.at(in.args[0]).type));
+  a_.store(size, use(in.args[0], kTmp0), mem(regmap::kState, offsetof(GuestState, lazy_flags_a)));
+  if (in.args[1] != ir::kNoValue)
+    a_.store(size, use(in.args[1], kTmp0), mem(regmap::kState, offsetof(GuestState, lazy_flags_b)));
 }
 
 }  // namespace phybin::arm64

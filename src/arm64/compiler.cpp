@@ -512,6 +512,7 @@ void BlockCompiler::preserve_caller_saved(Value at) {
 
 void BlockCompiler::compile() {
   block_begin_ = a_.cursor();
+  a_.bind(main_entry_);
   current_rip_ = b_.guest_start;
   analyse();
   for (Value v = 0; v < n_; ++v) {
@@ -523,14 +524,16 @@ void BlockCompiler::compile() {
   }
   lower_exit();
   emit_cold_paths();
+  if (b_.flags_live_in && cfg_.materialise_flags) emit_indirect_entry();
 }
 
 bool compile_block(const ir::Block& block, Assembler& a, const BackendConfig& config,
-                   std::vector<InsnMark>* marks) {
+                   std::vector<InsnMark>* marks, uint32_t* indirect_entry) {
   if (marks) marks->clear();
   BlockCompiler compiler(block, a, config);
   compiler.set_marks(marks);
   compiler.compile();
+  if (indirect_entry) *indirect_entry = compiler.indirect_entry_words();
   return !a.overflowed();
 }
 

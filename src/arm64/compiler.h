@@ -69,6 +69,11 @@ class BlockCompiler {
   BlockCompiler& operator=(const BlockCompiler&) = delete;
   void compile();
   void set_marks(std::vector<InsnMark>* marks) { marks_ = marks; }
+  // Where the indirect-branch table enters the block, in words from its
+  // start (0: the block's start).
+  uint32_t indirect_entry_words() const {
+    return indirect_entry_ ? static_cast<uint32_t>(indirect_entry_ - block_begin_) : 0;
+  }
 
  private:
   // ---- analysis (compiler.cpp)
@@ -111,6 +116,7 @@ class BlockCompiler {
   void lower_select(ir::Value v);
   void lower_memory(ir::Value v);
   void lower_state(ir::Value v);
+  void lower_lazy_flags(ir::Value v);
   Mem address_of(ir::Value addr);
   Reg second_operand(ir::Value v, Shift& shift, unsigned& amount);
   void load_value(ir::Type t, Reg rt, const Mem& m);
@@ -136,7 +142,9 @@ class BlockCompiler {
   void lower_exit();
   bool branch_on_zero(ir::Value cmp, Label& taken, const uint32_t*& branch);
   void exit_to(uint64_t target, const uint32_t* link_site = nullptr);
-  void exit_indirect(Reg target);
+  void exit_indirect(Reg target, uint8_t lazy_kind);
+  void store_lazy_kind(uint8_t kind);
+  void emit_indirect_entry();
 
   // ---- vectors (compile_vector*.cpp, through VectorLowering)
   friend class VectorLowering;
@@ -169,6 +177,8 @@ class BlockCompiler {
   // Fault lookup: where each guest instruction's code starts (may be null).
   std::vector<InsnMark>* marks_ = nullptr;
   const uint32_t* block_begin_ = nullptr;
+  const uint32_t* indirect_entry_ = nullptr;
+  Label main_entry_;
   uint64_t current_rip_ = 0;  // guest address of the instruction being lowered
 };
 

@@ -75,6 +75,11 @@ struct alignas(16) GuestState {
   // 696: the MXCSR modes translated code must be made for (ir::FpMode
   // bits, set with MXCSR): changing them means translating anew.
   uint32_t fp_mode;
+  // 704: flags an indirect jump left unevaluated (x86/lazy_flags.h): the
+  // last flag writer's operands and kind (0: nothing pending).
+  uint64_t lazy_flags_a;
+  uint64_t lazy_flags_b;
+  uint32_t lazy_flags_kind;
 };
 
 static_assert(offsetof(GuestState, rip) == 128);
@@ -89,5 +94,6 @@ static_assert(offsetof(GuestState, exit_target) == 576);
 static_assert(offsetof(GuestState, scratch) == 616);
 static_assert(offsetof(GuestState, helper_table) == 688);
 static_assert(offsetof(GuestState, fp_mode) == 696);
+static_assert(offsetof(GuestState, lazy_flags_a) == 704);
 
 }  // namespace phybin

@@ -98,6 +98,27 @@ std::string verify_inst(const Block& block, Value v) {
   return problem(block, v, which + what + (typed ? std::string(" (") + type_name(block.at(in.args[arg]).type) + ")" : ""));
 }
 
+// A lazy record stands for flags RFLAGS does not hold: nothing after it
+// may read RFLAGS or hand it to C++, and only an exit that tells the
+// target about the record may follow it.
+const char* check_lazy_flags(const Block& block) {
+  bool pending = false;
+  uint8_t kind = 0;
+  for (const Inst& in : block.insts) {
+    if (in.dead) continue;
+    if (in.op == Opcode::LazyFlags) pending = true, kind = in.aux;
+    else if (pending && (in.op == Opcode::GetFlag || in.op == Opcode::GetFlags || in.op == Opcode::CallHelper ||
+                         in.op == Opcode::Trap || in.op == Opcode::FpTrapCheck))
+      return "RFLAGS read after a LazyFlags";
+  }
+  const bool lazy_exit = block.exit.lazy_flags_kind != 0;
+  if (pending != lazy_exit) return pending ? "a LazyFlags before an exit that drops it" : "a lazy exit without LazyFlags";
+  if (lazy_exit && kind != block.exit.lazy_flags_kind) return "the exit names another kind than the LazyFlags";
+  if (lazy_exit && block.exit.kind != ExitKind::Indirect && block.exit.kind != ExitKind::Return)
+    return "a lazy record at a direct exit";
+  return nullptr;
+}
+
 }  // namespace
 
 std::string verify(const Block& block) {
@@ -113,6 +134,7 @@ std::string verify(const Block& block) {
   if ((e.kind == ExitKind::Indirect || e.kind == ExitKind::Return) &&
       (!defined_before(block, e.address, end) || block.at(e.address).type != Type::I64))
     return "exit: the target address is not a live I64 value";
+  if (const char* lazy = check_lazy_flags(block)) return std::string("lazy flags: ") + lazy;
   return "";
 }
 
@@ -241,7 +263,10 @@ std::string print_block(const Block& block) {
     case ExitKind::Return: std::snprintf(line, sizeof line, "  exit return %%%u", e.address); break;
   }
   out += line;
-  std::snprintf(line, sizeof line, " (live flags %#" PRIx64 ")\n", e.live_flags & 0xfff);
+  const int n = std::snprintf(line, sizeof line, " (live flags %#" PRIx64, e.live_flags & 0xfff);
+  if (e.lazy_flags_kind) std::snprintf(line + n, sizeof line - n, ", lazy record %#x", e.lazy_flags_kind);
+  out += line;
+  std::snprintf(line, sizeof line, ")\n");
   out += line;
   return out;
 }

@@ -84,12 +84,18 @@ struct Exit {
   // A call or return: the System V ABI gives flags no meaning across it,
   // so no arithmetic flag is live after it.
   bool abi_boundary = false;
+  // Indirect exits: nonzero when the block's last flags are a LazyFlags
+  // record (its aux): a target that reads flags applies it first.
+  uint8_t lazy_flags_kind = 0;
 };
 
 struct Block {
   uint64_t guest_start = 0;
   uint64_t guest_end = 0;   // address after the last instruction
   uint32_t guest_insns = 0;
+  // RFLAGS bits the block reads before writing them: entered through an
+  // indirect jump, it must first apply a pending lazy record.
+  uint64_t flags_live_in = 0;
   std::vector<Inst> insts;
   Exit exit;
 

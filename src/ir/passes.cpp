@@ -84,7 +84,8 @@ void forward_state(Block& block) {
       case Opcode::GetXmm: read(xmm_value[in.aux]); break;
       case Opcode::SetFlag: flag_value[in.aux] = in.args[0]; break;
       case Opcode::GetFlag: read(flag_value[in.aux]); break;
-      case Opcode::SetFlags: flag_value.fill(kNoValue); break;
+      case Opcode::SetFlags:
+      case Opcode::LazyFlags: flag_value.fill(kNoValue); break;
       case Opcode::CallHelper:
         reg_value.fill(kNoValue);
         flag_value.fill(kNoValue);
@@ -109,6 +110,7 @@ void eliminate_dead_flags(Block& block) {
           break;
         case Opcode::GetFlag: live |= kFlagMask(static_cast<FlagBit>(in.aux)); break;
         case Opcode::SetFlags: live &= ~(kArithFlags | kFlagMask(kDF)); break;
+        case Opcode::LazyFlags: live &= ~in.imm; break;
         case Opcode::GetFlags:
         case Opcode::CallHelper:
         case Opcode::FpTrapCheck:

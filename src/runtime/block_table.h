@@ -19,11 +19,17 @@ struct BlockInfo {
   uint64_t guest_end = 0;  // address after the last instruction
   const uint32_t* host = nullptr;
   uint32_t host_words = 0;
+  // Where the indirect-branch table enters it, in words from host (blocks
+  // that read flags apply a lazy record there first).
+  uint32_t indirect_words = 0;
   uint32_t marks_begin = 0;  // in BlockTable's mark array
   uint32_t marks_count = 0;
   uint32_t pages_begin = 0;  // in BlockTable's page array
   uint32_t pages_count = 0;
   bool valid = true;  // false once its guest code changed
+
+  const uint32_t* indirect_entry() const { return host + indirect_words; }
+  uint64_t lookup_key() const { return arm64::lookup_key(guest_start, indirect_words != 0); }
 };
 
 class BlockTable {
@@ -53,6 +59,7 @@ class BlockTable {
   // The block's translation depends on the guest bytes of `page`.  The
   // pages of a block are given right after add(), before the next block.
   void depends_on_page(Index block, uint64_t page);
+  void set_indirect_entry(Index block, uint32_t words) { blocks_[block].indirect_words = words; }
 
   Index find_guest(uint64_t pc) const;
   const BlockInfo& at(Index block) const { return blocks_[block]; }

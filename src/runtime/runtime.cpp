@@ -24,6 +24,7 @@
 #include "x86/sse.h"
 #include "runtime/signals.h"
 #include "x86/helpers.h"
+#include "x86/lazy_flags.h"
 
 namespace phybin::runtime {
 
@@ -85,6 +86,7 @@ Runtime::Runtime(const RuntimeOptions& options)
   backend_.stubs = cache_.stubs();
   backend_.helpers = &helpers_;
   backend_.raise_signal = &raise_guest_signal;
+  backend_.materialise_flags = &x86::materialise_lazy_flags;
   backend_.lookup_mask = kLookupEntries - 1;
   lookup_.reset(new_lookup_table());
   empty_lookup_.reset(new_lookup_table());
@@ -100,13 +102,19 @@ void Runtime::flush() {
   logf(LogLevel::Info, "phybin: code cache flushed (%u so far)", cache_.flush_count());
 }
 
-// An empty entry matches no guest address but kEmptyLookupKey, and even
-// that one lands on a stub that asks the dispatcher: a guest jump to
-// address 0 (or anywhere without code) misses and gets its SIGSEGV there.
-LookupEntry Runtime::empty_lookup_entry() const { return LookupEntry{arm64::kEmptyLookupKey, cache_.stubs().empty_entry}; }
+// An empty entry matches no guest address: a guest jump to address 0 (or
+// anywhere without code) misses and gets its SIGSEGV in the dispatcher.
+LookupEntry Runtime::empty_lookup_entry(size_t slot) const {
+  return LookupEntry{arm64::empty_lookup_key(slot, kLookupEntries - 1), cache_.stubs().empty_entry};
+}
 
 void Runtime::clear_lookup(LookupEntry* table) const {
-  std::fill(table, table + kLookupEntries, empty_lookup_entry());
+  for (size_t slot = 0; slot < kLookupEntries; ++slot) table[slot] = empty_lookup_entry(slot);
+}
+
+void Runtime::enter_in_lookup(BlockTable::Index index) {
+  const BlockInfo& info = blocks_.at(index);
+  lookup_[info.guest_start & (kLookupEntries - 1)] = LookupEntry{info.lookup_key(), info.indirect_entry()};
 }
 
 // `site` is an exit's B, or the conditional branch of a taken exit: that is
@@ -133,7 +141,7 @@ BlockTable::Index Runtime::lookup_or_translate(uint64_t pc) {
 
 const uint32_t* Runtime::emit_block(const ir::Block& block) {
   arm64::Assembler a(cache_.free_begin(), cache_.free_words());
-  if (!arm64::compile_block(block, a, backend_, &marks_)) return nullptr;
+  if (!arm64::compile_block(block, a, backend_, &marks_, &indirect_entry_)) return nullptr;
   const uint32_t* code = cache_.free_begin();
   log_block(block, code, a.size_words());
   cache_.commit(a.cursor());
@@ -206,8 +214,9 @@ BlockTable::Index Runtime::translate(uint64_t pc) {
       const uint32_t* code = emit_block_or_flush(block);
       const auto words = static_cast<uint32_t>(cache_.free_begin() - code);
       BlockTable::Index index = blocks_.add(block.guest_start, block.guest_end, code, words, marks_);
+      blocks_.set_indirect_entry(index, indirect_entry_);
       protect_and_register(index, block);
-      lookup_[pc & (kLookupEntries - 1)] = LookupEntry{pc, code};
+      enter_in_lookup(index);
       ++blocks_translated_;
       guest_insns_translated_ += block.guest_insns;
       return index;
@@ -274,6 +283,12 @@ void Runtime::run(GuestState& state) {
   unsigned generation = cache_.flush_count();  // of the code the last exit left
   for (;;) {
     flags.busy = 1;
+    // An indirect exit that missed the table with flags left lazy: they
+    // become RFLAGS before anything (a handler, a system call) sees them.
+    if (state.exit_link == arm64::kExitLazyFlags) {
+      x86::materialise_lazy_flags(&state);
+      state.exit_link = 0;
+    }
     auto* site = reinterpret_cast<uint32_t*>(state.exit_link);
     state.exit_link = 0;
     if (deferred_count_ || deferred_overflow_) run_deferred_invalidations();

@@ -119,7 +119,9 @@ class Runtime {
   // kNone when guest code at pc is not mapped (the guest then gets SIGSEGV).
   BlockTable::Index lookup_or_translate(uint64_t pc);
   BlockTable::Index translate(uint64_t pc);
-  LookupEntry empty_lookup_entry() const;
+  LookupEntry empty_lookup_entry(size_t slot) const;
+  // Makes the indirect-branch table lead to the block.
+  void enter_in_lookup(BlockTable::Index index);
   void clear_lookup(LookupEntry* table) const;
   const uint32_t* emit_block(const ir::Block& block);
   void link(uint32_t* site, BlockTable::Index target);
@@ -154,6 +156,7 @@ class Runtime {
   BlockTable blocks_;
   CodeProtect protect_;
   std::vector<arm64::InsnMark> marks_;  // scratch of emit_block
+  uint32_t indirect_entry_ = 0;          // emit_block's block's, in words
   ir::Block block_scratch_;             // scratch of translate
   struct FreeDeleter {
     void operator()(LookupEntry* p) const { std::free(p); }

@@ -92,8 +92,9 @@ void Runtime::drop_code(uint64_t begin, uint64_t end) {
   const sig_atomic_t was_busy = flags.busy;
   flags.busy = 1;
   size_t n = blocks_.invalidate(begin, end, [&](const BlockInfo& info) {
-    LookupEntry& e = lookup_[info.guest_start & (kLookupEntries - 1)];
-    if (e.guest == info.guest_start && e.host == info.host) e = empty_lookup_entry();
+    const size_t slot = info.guest_start & (kLookupEntries - 1);
+    LookupEntry& e = lookup_[slot];
+    if (e.guest == info.lookup_key() && e.host == info.indirect_entry()) e = empty_lookup_entry(slot);
   });
   if (n) forget_code_pending_ = true;
   flags.busy = was_busy;

@@ -201,8 +201,9 @@ void Runtime::place_saved_blocks(const TranslationImage& image) {
       marks.push_back({image.marks[b.marks_begin + i].host_words, image.marks[b.marks_begin + i].guest_bytes});
     BlockTable::Index index =
         blocks_.add(b.guest_start, b.guest_end, begin + b.offset, b.words, marks.data(), marks.size());
+    blocks_.set_indirect_entry(index, b.indirect_words);
     for (uint32_t i = 0; i < b.pages_count; ++i) blocks_.depends_on_page(index, image.pages[b.pages_begin + i]);
-    lookup_[b.guest_start & (kLookupEntries - 1)] = LookupEntry{b.guest_start, begin + b.offset};
+    enter_in_lookup(index);
   }
   for (const SavedLink& l : image.links) link(begin + l.site, first + l.target);
   blocks_loaded_ = image.blocks.size();
@@ -227,6 +228,7 @@ TranslationImage Runtime::saved_image() const {
     sb.guest_end = info.guest_end;
     sb.offset = static_cast<uint32_t>(info.host - begin);
     sb.words = info.host_words;
+    sb.indirect_words = info.indirect_words;
     sb.code_begin = static_cast<uint32_t>(im.code.size());
     im.code.insert(im.code.end(), info.host, info.host + info.host_words);
     sb.marks_begin = static_cast<uint32_t>(im.marks.size());

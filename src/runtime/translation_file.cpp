@@ -17,7 +17,7 @@ namespace {
 constexpr char kMagic[8] = {'P', 'H', 'Y', 'B', 'I', 'N', 'T', 'C'};
 // Bump when the format or the meaning of saved code changes in a way the
 // build id would not show (it always changes with phybin's code anyway).
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 constexpr uint32_t kEndianMark = 0x01020304;
 
 uint64_t mix(uint64_t h, uint64_t word) {
@@ -121,13 +121,15 @@ bool get_key(Reader& r, TranslationKey& k, uint64_t id_size) {
 void put_block(Writer& w, const SavedBlock& b) {
   w.put(b.guest_start);
   w.put(b.guest_end);
-  for (uint32_t v : {b.offset, b.words, b.code_begin, b.marks_begin, b.marks_count, b.pages_begin, b.pages_count})
+  for (uint32_t v : {b.offset, b.words, b.code_begin, b.marks_begin, b.marks_count, b.pages_begin, b.pages_count,
+                     b.indirect_words})
     w.put(v);
 }
 
 bool get_block(Reader& r, SavedBlock& b) {
   return r.get(b.guest_start) && r.get(b.guest_end) && r.get(b.offset) && r.get(b.words) && r.get(b.code_begin) &&
-         r.get(b.marks_begin) && r.get(b.marks_count) && r.get(b.pages_begin) && r.get(b.pages_count);
+         r.get(b.marks_begin) && r.get(b.marks_count) && r.get(b.pages_begin) && r.get(b.pages_count) &&
+         r.get(b.indirect_words);
 }
 
 bool range_ok(uint64_t begin, uint64_t count, size_t size) { return begin <= size && count <= size - begin; }
@@ -135,6 +137,7 @@ bool range_ok(uint64_t begin, uint64_t count, size_t size) { return begin <= siz
 const char* check_block(const SavedBlock& b, uint64_t previous_end, const TranslationImage& im) {
   if (b.words == 0 || b.guest_start >= b.guest_end) return "empty block";
   if (b.offset < previous_end) return "blocks overlap or are out of order";
+  if (b.indirect_words >= b.words) return "indirect entry outside its block";
   if (!range_ok(b.code_begin, b.words, im.code.size())) return "block code out of range";
   if (!range_ok(b.marks_begin, b.marks_count, im.marks.size())) return "block marks out of range";
   if (!range_ok(b.pages_begin, b.pages_count, im.pages.size())) return "block pages out of range";

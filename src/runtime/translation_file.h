@@ -42,6 +42,7 @@ struct SavedBlock {
   uint32_t code_begin = 0;  // into TranslationImage::code
   uint32_t marks_begin = 0, marks_count = 0;
   uint32_t pages_begin = 0, pages_count = 0;
+  uint32_t indirect_words = 0;  // BlockInfo::indirect_words
 };
 
 struct SavedLink {

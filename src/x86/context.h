@@ -50,6 +50,10 @@ struct Ctx {
   uint64_t next;               // address of the next one
   uint64_t live_flags = ~uint64_t{0};  // RFLAGS bits read after this instruction
   bool ends_block = false;     // set by control transfers, which fill block.exit
+  // This instruction's flags are to be kept as a LazyFlags record for the
+  // block's indirect exit (x86/lazy_flags.h); set once the handler did so.
+  bool lazy_flags = false;
+  bool lazy_recorded = false;
   std::array<ir::Value, 4> address_cache{ir::kNoValue, ir::kNoValue, ir::kNoValue, ir::kNoValue};
 
   const ZydisDecodedOperand& op(int i) const { return d.ops[i]; }

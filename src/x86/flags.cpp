@@ -1,5 +1,7 @@
 #include "x86/flags.h"
 
+#include "x86/lazy_flags.h"
+
 namespace phybin::x86 {
 
 using ir::Cond;
@@ -45,6 +47,17 @@ Value or1(Ctx& c, Value x, Value y) { return c.b.binary(Opcode::Or, Type::I1, x,
 Value and1(Ctx& c, Value x, Value y) { return c.b.binary(Opcode::And, Type::I1, x, y); }
 Value xor1(Ctx& c, Value x, Value y) { return c.b.binary(Opcode::Xor, Type::I1, x, y); }
 
+// When the block's indirect exit keeps this instruction's flags lazily,
+// records its operands instead of computing them (the handler's live
+// flags then hold none of them).
+void keep_lazily(Ctx& c, LazyOp op, Value a, Value b) {
+  if (!c.lazy_flags) return;
+  const auto bytes = static_cast<unsigned>(type_bits(c.b.type_of(a)) / 8);
+  const uint32_t kind = lazy_kind(op, bytes);
+  c.b.emit(Opcode::LazyFlags, Type::Void, a, b, ir::kNoValue, lazy_defined_flags(kind), static_cast<uint8_t>(kind));
+  c.lazy_recorded = true;
+}
+
 }  // namespace
 
 void put_flag(Ctx& c, uint8_t bit, Value v) {
@@ -58,6 +71,7 @@ void flags_zsp(Ctx& c, Value r) {
 }
 
 void flags_add(Ctx& c, Value a, Value b, Value r) {
+  keep_lazily(c, LazyOp::Add, a, b);
   put(c, kCF, [&] { return c.b.icmp(Cond::ULT, r, a); });
   put(c, kOF, [&] { return overflow_add(c, a, b, r); });
   put(c, kAF, [&] { return aux_carry(c, a, b, r); });
@@ -66,6 +80,7 @@ void flags_add(Ctx& c, Value a, Value b, Value r) {
 }
 
 void flags_sub(Ctx& c, Value a, Value b, Value r) {
+  keep_lazily(c, LazyOp::Sub, a, b);
   put(c, kCF, [&] { return c.b.icmp(Cond::ULT, a, b); });
   put(c, kOF, [&] { return overflow_sub(c, a, b, r); });
   put(c, kAF, [&] { return aux_carry(c, a, b, r); });
@@ -94,6 +109,7 @@ void flags_sbb(Ctx& c, Value a, Value b, Value borrow_in, Value r) {
 }
 
 void flags_logic(Ctx& c, Value r) {
+  keep_lazily(c, LazyOp::Logic, r, ir::kNoValue);
   Value zero = c.b.constant(Type::I1, 0);
   put(c, kCF, [&] { return zero; });
   put(c, kOF, [&] { return zero; });
@@ -103,6 +119,7 @@ void flags_logic(Ctx& c, Value r) {
 }
 
 void flags_inc_dec(Ctx& c, Value a, Value r, bool inc) {
+  keep_lazily(c, inc ? LazyOp::Inc : LazyOp::Dec, a, ir::kNoValue);
   Value one = c.b.constant(c.b.type_of(a), 1);
   put(c, kOF, [&] { return inc ? overflow_add(c, a, one, r) : overflow_sub(c, a, one, r); });
   put(c, kAF, [&] { return aux_carry(c, a, one, r); });
@@ -112,6 +129,7 @@ void flags_inc_dec(Ctx& c, Value a, Value r, bool inc) {
 
 void flags_neg(Ctx& c, Value a, Value r) {
   Value zero = zero_of(c, a);
+  keep_lazily(c, LazyOp::Sub, zero, a);
   put(c, kCF, [&] { return c.b.icmp(Cond::NE, a, zero); });
   put(c, kOF, [&] { return overflow_sub(c, zero, a, r); });
   put(c, kAF, [&] { return aux_carry(c, zero, a, r); });

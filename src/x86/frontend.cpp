@@ -62,19 +62,24 @@ bool may_raise_simd_fp_exception(const ZydisDecodedInstruction& insn) {
 }  // namespace
 
 bool Frontend::translate_one(ir::Builder& b, const DecodedInsn& insn, uint64_t live_flags, FlagSource& flags,
-                             bool& ends) const {
+                             bool& ends, bool& lazy) const {
   Handler h = handler_for(insn);
   if (!h) return false;
   size_t mark = b.block().insts.size();
   FlagSource saved = flags;
   Ctx c{b, insn, hooks_, flags, insn.address, insn.address + insn.info.length};
-  c.live_flags = live_flags;
+  // Kept lazily, the instruction computes none of its own flags.
+  c.live_flags = lazy ? live_flags & ~kAllArith : live_flags;
+  c.lazy_flags = lazy;
   const bool checked = fp_traps_ && may_raise_simd_fp_exception(insn.info);
   if (checked) b.emit(ir::Opcode::FpTrapBegin, ir::Type::Void);
-  if (!h(c)) {
+  const bool done = h(c);
+  if (!done || (lazy && !c.lazy_recorded)) {
     b.block().insts.resize(mark);  // the handler gave up part-way: drop what it emitted
     flags = saved;
-    return false;
+    if (!done) return false;
+    lazy = false;  // its flags are not made by the shared flag code: compute them
+    return translate_one(b, insn, live_flags, flags, ends, lazy);
   }
   if (checked) b.emit(ir::Opcode::FpTrapCheck, ir::Type::Void, ir::kNoValue, ir::kNoValue, ir::kNoValue, insn.address);
 
@@ -100,6 +105,49 @@ uint64_t relative_target(const ZydisDecodedInstruction& insn, uint64_t pc) {
 
 bool is_direct(const ZydisDecodedInstruction& insn) { return insn.raw.imm[0].is_relative; }
 
+// Which instruction's flags a block ending in `jmp reg|mem` keeps lazily
+// (x86/lazy_flags.h): the last one writing flags, when its flags come from
+// the shared add/sub/logic/inc/dec code and nothing after it reads flags;
+// `count` when none.
+size_t lazy_flag_source(const DecodedInsn* insns, size_t count) {
+  const ZydisDecodedInstruction& last = insns[count - 1].info;
+  if (last.mnemonic != ZYDIS_MNEMONIC_JMP || is_direct(last)) return count;
+  for (size_t i = count - 1; i-- > 0;) {
+    const ZydisDecodedInstruction& insn = insns[i].info;
+    if (flags_tested(insn)) return count;
+    if (!(flags_killed(insn) & kAllArith)) continue;
+    switch (insn.mnemonic) {
+      case ZYDIS_MNEMONIC_ADD: case ZYDIS_MNEMONIC_SUB: case ZYDIS_MNEMONIC_CMP: case ZYDIS_MNEMONIC_AND:
+      case ZYDIS_MNEMONIC_OR: case ZYDIS_MNEMONIC_XOR: case ZYDIS_MNEMONIC_TEST: case ZYDIS_MNEMONIC_INC:
+      case ZYDIS_MNEMONIC_DEC: case ZYDIS_MNEMONIC_NEG:
+        return i;
+      default: return count;
+    }
+  }
+  return count;
+}
+
+// The kind of the LazyFlags among the IR before `end`.
+uint8_t lazy_kind_of(const ir::Block& block, size_t end) {
+  for (size_t v = end; v-- > 0;)
+    if (block.insts[v].op == ir::Opcode::LazyFlags) return block.insts[v].aux;
+  return 0;
+}
+
+// Whether IR from `first` on reads RFLAGS or hands it to C++ (which a
+// lazy record must not be followed by).
+bool reads_rflags(const ir::Block& block, size_t first) {
+  for (size_t v = first; v < block.insts.size(); ++v) {
+    switch (block.insts[v].op) {
+      case ir::Opcode::GetFlag: case ir::Opcode::GetFlags: case ir::Opcode::CallHelper: case ir::Opcode::Trap:
+      case ir::Opcode::FpTrapCheck:
+        return true;
+      default: break;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 // Decodes the block first, then knows for every instruction which flags
@@ -117,6 +165,7 @@ void Frontend::translate(uint64_t rip, unsigned max_insns, ir::Block& block) con
   block.guest_start = rip;
   block.guest_end = 0;
   block.guest_insns = 0;
+  block.flags_live_in = 0;
   block.exit = ir::Exit{};
   block.insts.reserve(max_insns * 16);
   ir::Builder b(block);
@@ -161,30 +210,57 @@ void Frontend::translate(uint64_t rip, unsigned max_insns, ir::Block& block) con
     live_before[i] = live;
   }
   live_in_[rip] = live;
+  block.flags_live_in = live & kAllArith;
+  const size_t lazy_at = lazy_flag_source(insns, count);
+  if (emit_insns(b, insns, count, live_after, live_before, lazy_at) || lazy_at == count) return;
+  // The lazy record did not work out (see emit_insns): compute the flags.
+  block.insts.clear();
+  block.guest_insns = 0;
+  block.exit = ir::Exit{};
+  emit_insns(b, insns, count, live_after, live_before, count);
+}
+
+// The IR of insns[0..count), with flags live after each as given; the
+// instruction at lazy_at (< count) keeps its flags in a lazy record for the
+// indirect exit.  False when that was asked for and could not be done.
+bool Frontend::emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count, const uint64_t* live_after,
+                          const uint64_t* live_before, size_t lazy_at) const {
+  ir::Block& block = b.block();
   FlagSource flags;
-  bool ends = false;
+  bool ends = false, lazy_recorded = false;
+  size_t after_lazy = block.insts.size();
   for (size_t i = 0; i < count && !ends; ++i) {
     const size_t first = block.insts.size();
-    if (!translate_one(b, insns[i], live_after[i] | kFlagMask(kDF), flags, ends)) {
+    bool lazy = i == lazy_at;
+    if (!translate_one(b, insns[i], live_after[i] | kFlagMask(kDF), flags, ends, lazy)) {
       if (i == 0) {
         trap_block(b, insns[0].address, insns[0].info.length, kTrapUntranslatable);
-        return;
+        return true;
       }
       break;
+    }
+    if (lazy) {
+      lazy_recorded = true;
+      after_lazy = block.insts.size();
     }
     ++block.guest_insns;
     // Where this instruction's IR begins: lets a fault be mapped back to it.
     if (block.insts.size() > first) {
       ir::Inst& start = block.insts[first];
       start.insn_start = true;
-      start.guest_offset = static_cast<uint16_t>(insns[i].address - rip);
+      start.guest_offset = static_cast<uint16_t>(insns[i].address - block.guest_start);
       start.flags_live_in = static_cast<uint16_t>(live_before[i] & kAllArith);
     }
   }
   const DecodedInsn& last = insns[block.guest_insns - 1];
   block.guest_end = last.address + last.info.length;
   if (!ends) block.exit = ir::Exit{ir::ExitKind::Jump, ir::kNoValue, ir::kNoValue, block.guest_end, 0, 0};
-  block.exit.live_flags = live_after[block.guest_insns - 1] | kFlagMask(kDF);
+  ir::Exit& exit = block.exit;
+  exit.live_flags = live_after[block.guest_insns - 1] | kFlagMask(kDF);
+  if (lazy_at < count && (!lazy_recorded || exit.kind != ir::ExitKind::Indirect || reads_rflags(block, after_lazy)))
+    return false;
+  if (lazy_recorded) exit.lazy_flags_kind = lazy_kind_of(block, after_lazy);
+  return true;
 }
 
 // Flags read after the block's last instruction `last`, which ends at `next`.
@@ -194,12 +270,15 @@ uint64_t Frontend::exit_liveness(const DecodedInsn& last, uint64_t next) const {
   if (always_traps(info)) return kAllArith;  // a signal handler sees every flag
   switch (info.mnemonic) {
     case ZYDIS_MNEMONIC_CALL:
-    case ZYDIS_MNEMONIC_RET: return 0;  // System V: flags mean nothing across calls
+    case ZYDIS_MNEMONIC_RET:
+      // System V: flags mean nothing across calls.  PHYBIN_STRICT_FLAGS=1
+      // keeps them for assembly that returns results in flags.
+      return options_.strict_flags ? kAllArith : 0;
     case ZYDIS_MNEMONIC_JMP:
       if (is_direct(info)) return flags_read_after(relative_target(info, last.address), kBudget);
-      // Indirect jumps are switch tables and tail calls: compilers never
-      // carry flags across them.  PHYBIN_STRICT_FLAGS=1 assumes they may.
-      return options_.strict_flags ? kAllArith : 0;
+      // Interpreter dispatch and hand-written assembly may read flags after
+      // an indirect jump; kept lazily where cheap (emit_insns).
+      return kAllArith;
     default: break;
   }
   if (info.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE)
@@ -226,7 +305,8 @@ const Frontend::PeekInfo* Frontend::peek(uint64_t pc) const {
   info.tested = static_cast<uint16_t>(flags_tested(insn));
   info.killed = static_cast<uint16_t>(flags_killed(insn));
   info.length = insn.length;
-  if (insn.mnemonic == ZYDIS_MNEMONIC_CALL || insn.mnemonic == ZYDIS_MNEMONIC_RET) info.kind = PeekInfo::CallOrRet;
+  if ((insn.mnemonic == ZYDIS_MNEMONIC_CALL || insn.mnemonic == ZYDIS_MNEMONIC_RET) && !options_.strict_flags)
+    info.kind = PeekInfo::CallOrRet;
   else if (insn.mnemonic == ZYDIS_MNEMONIC_JMP) info.kind = is_direct(insn) ? PeekInfo::Jump : PeekInfo::Unknown;
   else if (insn.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE) info.kind = is_direct(insn) ? PeekInfo::Branch : PeekInfo::Unknown;
   info.target = is_direct(insn) ? relative_target(insn, pc) : 0;
@@ -293,6 +373,7 @@ void Frontend::trap_block(ir::Builder& b, uint64_t pc, unsigned length, int code
   block.insts.clear();
   b.emit(ir::Opcode::Trap, ir::Type::Void, ir::kNoValue, ir::kNoValue, ir::kNoValue, pc, code);
   block.guest_insns = 1;
+  block.flags_live_in = kAllArith;  // the signal handler sees them all
   block.exit = ir::Exit{ir::ExitKind::Jump, ir::kNoValue, ir::kNoValue, pc, 0, 0};
   block.guest_end = pc + length;
 }

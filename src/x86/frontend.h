@@ -89,8 +89,12 @@ class Frontend {
   const std::vector<std::pair<uint64_t, uint64_t>>& lookahead() const { return lookahead_; }
 
  private:
-  bool translate_one(ir::Builder& b, const DecodedInsn& insn, uint64_t live_flags, FlagSource& flags,
-                     bool& ends) const;
+  // lazy: in, whether to keep the instruction's flags lazily; out, whether
+  // it did.
+  bool translate_one(ir::Builder& b, const DecodedInsn& insn, uint64_t live_flags, FlagSource& flags, bool& ends,
+                     bool& lazy) const;
+  bool emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count, const uint64_t* live_after,
+                  const uint64_t* live_before, size_t lazy_at) const;
   uint64_t exit_liveness(const DecodedInsn& last, uint64_t next) const;
   uint64_t flags_read_after(uint64_t rip, int budget) const;
   struct PeekInfo {

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <ctime>
 
+#include "x86/lazy_flags.h"
+
 namespace phybin::x86 {
 
 namespace {
@@ -24,24 +26,6 @@ uint64_t load_n(uint64_t addr, unsigned size) {
 }
 
 void store_n(uint64_t addr, uint64_t v, unsigned size) { std::memcpy(reinterpret_cast<void*>(addr), &v, size); }
-
-// Flags of `a - b` in `size` bytes, as CMP sets them.
-uint64_t sub_flags(uint64_t a, uint64_t b, unsigned size) {
-  unsigned bits = size * 8;
-  uint64_t m = width_mask(size);
-  a &= m;
-  b &= m;
-  uint64_t r = (a - b) & m;
-  uint64_t sign = uint64_t{1} << (bits - 1);
-  uint64_t f = 0;
-  if (a < b) f |= kFlagMask(kCF);
-  if (!__builtin_parity(static_cast<unsigned>(r & 0xff))) f |= kFlagMask(kPF);
-  if ((a ^ b ^ r) & 0x10) f |= kFlagMask(kAF);
-  if (r == 0) f |= kFlagMask(kZF);
-  if (r & sign) f |= kFlagMask(kSF);
-  if ((a ^ b) & (a ^ r) & sign) f |= kFlagMask(kOF);
-  return f;
-}
 
 void set_arith_flags(GuestState* s, uint64_t f) { s->rflags = (s->rflags & ~kArithFlags) | f; }
 

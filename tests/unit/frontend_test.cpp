@@ -219,17 +219,82 @@ TEST(FrontendBlock, RetImmReleasesTheArguments) {
 // Compilers never carry flags across an indirect jump (switch tables, tail
 // calls): by default no arithmetic flag is live there; PHYBIN_STRICT_FLAGS
 // (FrontendOptions::strict_flags) keeps them all.
-TEST(FrontendBlock, IndirectJumpFlagsDeadUnlessStrict) {
+size_t count_op(const Block& b, Opcode op) {
+  return static_cast<size_t>(
+      std::count_if(b.insts.begin(), b.insts.end(), [op](const Inst& in) { return !in.dead && in.op == op; }));
+}
+
+const Inst* find_op(const Block& b, Opcode op) {
+  for (const Inst& in : b.insts)
+    if (!in.dead && in.op == op) return &in;
+  return nullptr;
+}
+
+// Flags are live across `jmp reg`; a block that only passes them on reads
+// them on entry.
+TEST(FrontendBlock, IndirectJumpKeepsFlags) {
   Code code{0xff, 0xe0};  // jmp rax
   Block b = code.translate();
   EXPECT_EQ(b.exit.kind, ExitKind::Indirect);
   EXPECT_TRUE(IsGetReg(b, b.exit.address, RAX));
   EXPECT_FALSE(b.exit.abi_boundary);
-  EXPECT_EQ(b.exit.live_flags, kFlagMask(kDF));
+  EXPECT_EQ(b.exit.live_flags, kAllLive);
+  EXPECT_EQ(b.exit.lazy_flags_kind, 0u);
+  EXPECT_EQ(b.flags_live_in, kArithFlags);
+}
+
+// add rax, rdx; jmp rax (a switch table's dispatch): the add's flags are
+// a lazy record of its operands, none computed, and the exit says so.
+TEST(FrontendBlock, IndirectJumpKeepsTheLastFlagsLazily) {
+  Code code{0x48, 0x01, 0xd0, 0xff, 0xe0};
+  Block b = code.translate();
+  ir::optimize(b);
+  const Inst* lazy = find_op(b, Opcode::LazyFlags);
+  ASSERT_NE(lazy, nullptr) << ir::print_block(b);
+  EXPECT_EQ(lazy->imm, kArithFlags);
+  EXPECT_EQ(b.at(lazy->args[0]).type, Type::I64);
+  EXPECT_NE(lazy->args[1], ir::kNoValue);
+  EXPECT_EQ(count_op(b, Opcode::SetFlag), 0u) << ir::print_block(b);
+  EXPECT_EQ(b.exit.lazy_flags_kind, lazy->aux);
+  EXPECT_EQ(lazy->aux, 0x31);  // Add, 8 bytes (x86/lazy_flags.h)
+  EXPECT_EQ(b.flags_live_in, 0u);
+}
+
+// inc keeps CF: the record stands for the other five, and CF comes in.
+TEST(FrontendBlock, LazyIncKeepsCarryLive) {
+  Code code{0xff, 0xc0, 0xff, 0xe0};  // inc eax; jmp rax
+  Block b = code.translate();
+  const Inst* lazy = find_op(b, Opcode::LazyFlags);
+  ASSERT_NE(lazy, nullptr) << ir::print_block(b);
+  EXPECT_EQ(lazy->imm, kArithFlags & ~kFlagMask(kCF));
+  EXPECT_EQ(lazy->args[1], ir::kNoValue);
+  EXPECT_EQ(b.flags_live_in, kFlagMask(kCF));
+}
+
+// Flags from a shift, or read before the jump (pushf), are computed.
+TEST(FrontendBlock, IndirectJumpComputesFlagsItCannotKeepLazily) {
+  for (Code code : {Code{0x48, 0xd1, 0xe0, 0xff, 0xe0},           // shl rax, 1; jmp rax
+                    Code{0x48, 0x01, 0xd0, 0x9c, 0x58, 0xff, 0xe1}}) {  // add; pushf; pop rax; jmp rcx
+    Block b = code.translate();
+    ir::optimize(b);
+    EXPECT_EQ(count_op(b, Opcode::LazyFlags), 0u) << ir::print_block(b);
+    EXPECT_EQ(b.exit.lazy_flags_kind, 0u);
+  }
+}
+
+// Calls and returns: no flag has a meaning across them (System V), unless
+// PHYBIN_STRICT_FLAGS keeps them for assembly that returns flags.
+TEST(FrontendBlock, ReturnFlagsDeadUnlessStrict) {
+  Code code{0x48, 0x01, 0xd0, 0xc3};  // add rax, rdx; ret
+  Block b = code.translate();
+  EXPECT_EQ(b.exit.kind, ExitKind::Return);
+  EXPECT_EQ(b.exit.live_flags, kDFOnly);
+  EXPECT_EQ(b.exit.lazy_flags_kind, 0u);
   Hooks hooks;
   Frontend strict(hooks, FrontendOptions{true});
   Block s = strict.translate(code.addr(), 64);
   EXPECT_EQ(s.exit.live_flags, kAllLive);
+  EXPECT_EQ(s.exit.lazy_flags_kind, 0u);
 }
 
 TEST(FrontendBlock, StopsAtMaxInsns) {
