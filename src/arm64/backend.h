@@ -65,7 +65,7 @@ struct BackendConfig {
   // Where helper calls get their slot numbers (required).
   HelperTable* helpers = nullptr;
   void (*raise_signal)(GuestState*, int) = nullptr;
-  // Applies a pending lazy flags record (GuestState::lazy_flags_kind) to
+  // Applies a pending lazy flags record (GuestState::lazy_flags_record) to
   // RFLAGS and clears it: called where a block that reads flags is entered
   // through the indirect-branch table.
   void (*materialise_flags)(GuestState*) = nullptr;

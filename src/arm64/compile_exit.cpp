@@ -26,7 +26,7 @@ constexpr int64_t kOffExitLink = offsetof(GuestState, exit_link);
 constexpr int64_t kOffHelperTable = offsetof(GuestState, helper_table);
 constexpr int64_t kOffFpsrOuter = offsetof(GuestState, fpsr_outer);
 constexpr int64_t kOffSseTraps = offsetof(GuestState, sse_trap_fpsr);
-constexpr int64_t kOffLazyKind = offsetof(GuestState, lazy_flags_kind);
+constexpr int64_t kOffLazyRecord = offsetof(GuestState, lazy_flags_record);
 
 void emit_save_guest(Assembler& a) {
   for (unsigned i = 0; i < 16; i += 2)
@@ -191,10 +191,10 @@ void BlockCompiler::exit_to(uint64_t target, const uint32_t* link_site) {
 // Looks the guest target up in the indirect-branch table inline; only a
 // miss goes back to the dispatcher.  A block that reads flags on entry is
 // found by the second compare (lookup_key), which first sets the lazy
-// record's kind: this block's, or 0 when its flags are in RFLAGS.
+// flags record: this block's, or 0 when its flags are in RFLAGS.
 // The table lookup reads the target where it is (x0..x2 excepted, which
 // it uses); the dispatcher wants it in x17 on a miss.
-void BlockCompiler::exit_indirect(Reg target, uint8_t lazy_kind) {
+void BlockCompiler::exit_indirect(Reg target, uint64_t lazy_record) {
   if (target.code <= 2) {
     a_.mov(Size::X, kTmp1, target);
     target = kTmp1;
@@ -215,22 +215,22 @@ void BlockCompiler::exit_indirect(Reg target, uint8_t lazy_kind) {
   a_.mvn(Size::X, x1, x1);
   a_.cmp(Size::X, x1, target);
   a_.b(Cond::NE, miss);
-  store_lazy_kind(lazy_kind);
+  store_lazy_record(lazy_record);
   a_.br(x2);
   a_.bind(miss);
   if (target != kTmp1) a_.mov(Size::X, kTmp1, target);
-  if (lazy_kind) store_lazy_kind(lazy_kind);
-  a_.movz(Size::X, kTmp0, lazy_kind ? kExitLazyFlags : 0);
+  if (lazy_record) store_lazy_record(lazy_record);
+  a_.movz(Size::X, kTmp0, lazy_record ? kExitLazyFlags : 0);
   a_.b(cfg_.stubs.exit);
 }
 
-void BlockCompiler::store_lazy_kind(uint8_t kind) {
-  if (kind == 0) {
-    a_.str(Size::W, xzr, mem(kState, kOffLazyKind));
+void BlockCompiler::store_lazy_record(uint64_t record) {
+  if (record == 0) {
+    a_.str(Size::X, xzr, mem(kState, kOffLazyRecord));
     return;
   }
-  a_.movz(Size::W, kTmp0, kind);
-  a_.str(Size::W, kTmp0, mem(kState, kOffLazyKind));
+  a_.mov_imm(Size::X, kTmp0, record);
+  a_.str(Size::X, kTmp0, mem(kState, kOffLazyRecord));
 }
 
 // The table's way into a block that reads flags: a record the jump here
@@ -238,8 +238,8 @@ void BlockCompiler::store_lazy_kind(uint8_t kind) {
 // entered directly.
 void BlockCompiler::emit_indirect_entry() {
   indirect_entry_ = a_.cursor();
-  a_.ldr(Size::W, kTmp0, mem(kState, kOffLazyKind));
-  a_.cbz(Size::W, kTmp0, main_entry_);
+  a_.ldr(Size::X, kTmp0, mem(kState, kOffLazyRecord));
+  a_.cbz(Size::X, kTmp0, main_entry_);
   save_guest_state();
   a_.mov(Size::X, x0, kState);
   call_host(reinterpret_cast<uint64_t>(cfg_.materialise_flags));
@@ -298,7 +298,7 @@ void BlockCompiler::lower_exit() {
       return;
     }
     case ir::ExitKind::Indirect:
-    case ir::ExitKind::Return: exit_indirect(use(e.address, kTmp1), e.lazy_flags_kind); return;
+    case ir::ExitKind::Return: exit_indirect(use(e.address, kTmp1), e.lazy_flags_record); return;
   }
 }
 

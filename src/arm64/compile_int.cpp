@@ -442,10 +442,12 @@ void BlockCompiler::lower_state(Value v) {
   a_.store(static_cast<MemSize>(log2_bytes(t)), use(in.args[0], kTmp0), mem(regmap::kState, offset));
 }
 
-// A lazy record's operands (x86/lazy_flags.h), in their width; the kind
-// is written only where the target reads it (exit_indirect).
+// A lazy record's operands (x86/lazy_flags.h), in their width, when it
+// does not name registers; the record itself is written only where the
+// target reads it (exit_indirect).
 void BlockCompiler::lower_lazy_flags(Value v) {
   const Inst& in = b_.at(v);
+  if (in.args[0] == ir::kNoValue) return;  // the record names registers
   const auto size = static_cast<MemSize>(log2_bytes(b_.at(in.args[0]).type));
   a_.store(size, use(in.args[0], kTmp0), mem(regmap::kState, offsetof(GuestState, lazy_flags_a)));
   if (in.args[1] != ir::kNoValue)

@@ -142,8 +142,8 @@ class BlockCompiler {
   void lower_exit();
   bool branch_on_zero(ir::Value cmp, Label& taken, const uint32_t*& branch);
   void exit_to(uint64_t target, const uint32_t* link_site = nullptr);
-  void exit_indirect(Reg target, uint8_t lazy_kind);
-  void store_lazy_kind(uint8_t kind);
+  void exit_indirect(Reg target, uint64_t lazy_record);
+  void store_lazy_record(uint64_t record);
   void emit_indirect_entry();
 
   // ---- vectors (compile_vector*.cpp, through VectorLowering)

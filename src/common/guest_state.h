@@ -76,10 +76,11 @@ struct alignas(16) GuestState {
   // bits, set with MXCSR): changing them means translating anew.
   uint32_t fp_mode;
   // 704: flags an indirect jump left unevaluated (x86/lazy_flags.h): the
-  // last flag writer's operands and kind (0: nothing pending).
+  // last flag writer's operands when not in guest registers, and the record
+  // that describes them (0: nothing pending).
   uint64_t lazy_flags_a;
   uint64_t lazy_flags_b;
-  uint32_t lazy_flags_kind;
+  uint64_t lazy_flags_record;
 };
 
 static_assert(offsetof(GuestState, rip) == 128);

@@ -103,17 +103,15 @@ std::string verify_inst(const Block& block, Value v) {
 // target about the record may follow it.
 const char* check_lazy_flags(const Block& block) {
   bool pending = false;
-  uint8_t kind = 0;
   for (const Inst& in : block.insts) {
     if (in.dead) continue;
-    if (in.op == Opcode::LazyFlags) pending = true, kind = in.aux;
+    if (in.op == Opcode::LazyFlags) pending = true;
     else if (pending && (in.op == Opcode::GetFlag || in.op == Opcode::GetFlags || in.op == Opcode::CallHelper ||
                          in.op == Opcode::Trap || in.op == Opcode::FpTrapCheck))
       return "RFLAGS read after a LazyFlags";
   }
-  const bool lazy_exit = block.exit.lazy_flags_kind != 0;
+  const bool lazy_exit = block.exit.lazy_flags_record != 0;
   if (pending != lazy_exit) return pending ? "a LazyFlags before an exit that drops it" : "a lazy exit without LazyFlags";
-  if (lazy_exit && kind != block.exit.lazy_flags_kind) return "the exit names another kind than the LazyFlags";
   if (lazy_exit && block.exit.kind != ExitKind::Indirect && block.exit.kind != ExitKind::Return)
     return "a lazy record at a direct exit";
   return nullptr;
@@ -264,7 +262,8 @@ std::string print_block(const Block& block) {
   }
   out += line;
   const int n = std::snprintf(line, sizeof line, " (live flags %#" PRIx64, e.live_flags & 0xfff);
-  if (e.lazy_flags_kind) std::snprintf(line + n, sizeof line - n, ", lazy record %#x", e.lazy_flags_kind);
+  if (e.lazy_flags_record)
+    std::snprintf(line + n, sizeof line - n, ", lazy record %#" PRIx64, e.lazy_flags_record);
   out += line;
   std::snprintf(line, sizeof line, ")\n");
   out += line;

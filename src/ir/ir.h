@@ -84,9 +84,10 @@ struct Exit {
   // A call or return: the System V ABI gives flags no meaning across it,
   // so no arithmetic flag is live after it.
   bool abi_boundary = false;
-  // Indirect exits: nonzero when the block's last flags are a LazyFlags
-  // record (its aux): a target that reads flags applies it first.
-  uint8_t lazy_flags_kind = 0;
+  // Indirect exits: nonzero when the block's last flags are kept lazily
+  // (the frontend's record, see its LazyFlags): a target that reads flags
+  // applies it first.
+  uint64_t lazy_flags_record = 0;
 };
 
 struct Block {

@@ -17,16 +17,6 @@ namespace {
 constexpr uint64_t kCF = 1u << 0, kPF = 1u << 2, kAF = 1u << 4, kZF = 1u << 6, kSF = 1u << 7, kOF = 1u << 11;
 constexpr uint64_t kStatus = kCF | kPF | kAF | kZF | kSF | kOF;
 
-int gpr_of(ZydisRegister r) {
-  const ZydisRegister full = ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, r);
-  if (full < ZYDIS_REGISTER_RAX || full > ZYDIS_REGISTER_R15) return -1;
-  return full - ZYDIS_REGISTER_RAX;
-}
-
-bool high_byte(ZydisRegister r) {
-  return r == ZYDIS_REGISTER_AH || r == ZYDIS_REGISTER_BH || r == ZYDIS_REGISTER_CH || r == ZYDIS_REGISTER_DH;
-}
-
 // SF, ZF, PF of result r (width bits), and the carry/overflow/adjust
 // flags the caller computed.
 uint64_t result_flags(uint64_t r, unsigned bits) {
@@ -49,7 +39,7 @@ struct Operands {
 // Operand 0 a plain GPR, operand 1 (if any) a GPR or an immediate.
 bool read_operands(const x86::DecodedInsn& d, const GuestState& st, Operands& o) {
   const ZydisDecodedOperand& x = d.ops[0];
-  if (x.type != ZYDIS_OPERAND_TYPE_REGISTER || high_byte(x.reg.value) || (o.dst = gpr_of(x.reg.value)) < 0)
+  if (x.type != ZYDIS_OPERAND_TYPE_REGISTER || (o.dst = x86::whole_gpr_number(x.reg.value)) < 0)
     return false;
   o.bits = d.info.operand_width;
   const uint64_t mask = o.bits == 64 ? ~uint64_t{0} : (uint64_t{1} << o.bits) - 1;
@@ -60,7 +50,7 @@ bool read_operands(const x86::DecodedInsn& d, const GuestState& st, Operands& o)
     o.b = y.imm.value.u & mask;
     return true;
   }
-  if (y.type != ZYDIS_OPERAND_TYPE_REGISTER || high_byte(y.reg.value) || (o.src = gpr_of(y.reg.value)) < 0) return false;
+  if (y.type != ZYDIS_OPERAND_TYPE_REGISTER || (o.src = x86::whole_gpr_number(y.reg.value)) < 0) return false;
   o.b = st.gpr[o.src] & mask;
   return true;
 }
@@ -105,17 +95,6 @@ bool flags_of(const x86::DecodedInsn& d, const GuestState& st, uint64_t& out) {
   return true;
 }
 
-// Whether instruction d writes GPR `reg` (hidden operands included).
-bool writes_gpr(const x86::DecodedInsn& d, int reg) {
-  for (unsigned i = 0; i < d.info.operand_count; ++i) {
-    const ZydisDecodedOperand& op = d.ops[i];
-    if (op.type == ZYDIS_OPERAND_TYPE_REGISTER && (op.actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) &&
-        gpr_of(op.reg.value) == reg)
-      return true;
-  }
-  return false;
-}
-
 bool writes_flags(const x86::DecodedInsn& d) {
   return d.info.cpu_flags &&
          ((d.info.cpu_flags->modified | d.info.cpu_flags->set_0 | d.info.cpu_flags->set_1 |
@@ -138,12 +117,12 @@ void Runtime::repair_fault_flags(GuestState& st, uint64_t block_start) const {
     if (writes_flags(insn)) {
       last = insn;
       have_last = intact = true;
-      touched[0] = insn.ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER ? gpr_of(insn.ops[0].reg.value) : -1;
+      touched[0] = insn.ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER ? x86::whole_gpr_number(insn.ops[0].reg.value) : -1;
       touched[1] = insn.info.operand_count_visible > 1 && insn.ops[1].type == ZYDIS_OPERAND_TYPE_REGISTER
-                       ? gpr_of(insn.ops[1].reg.value) : -1;
+                       ? x86::whole_gpr_number(insn.ops[1].reg.value) : -1;
     } else if (have_last) {
       for (int r : touched)
-        if (r >= 0 && writes_gpr(insn, r)) intact = false;
+        if (r >= 0 && x86::writes_gpr(insn, r)) intact = false;
     }
     pc += insn.info.length;
   }

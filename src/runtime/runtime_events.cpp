@@ -146,11 +146,13 @@ void Runtime::force_exit(const void* pc) {
 }
 
 // The inline lookup (compile_exit.cpp, exit_indirect) ends with `br x2`
-// five instructions after the load of the table.
+// five instructions after the load of the table, or at most eleven on
+// its second compare (which writes a lazy flags record of up to four
+// instructions).  Seen a little early, the cost is unlinking everything.
 bool Runtime::in_indirect_lookup(const void* pc) const {
   constexpr uint32_t kBrX2 = 0xd61f0040;
   const auto* w = static_cast<const uint32_t*>(pc);
-  for (int i = 0; i < 6 && cache_.contains(w + i); ++i)
+  for (int i = 0; i < 12 && cache_.contains(w + i); ++i)
     if (w[i] == kBrX2) return true;
   return false;
 }

@@ -51,9 +51,12 @@ struct Ctx {
   uint64_t live_flags = ~uint64_t{0};  // RFLAGS bits read after this instruction
   bool ends_block = false;     // set by control transfers, which fill block.exit
   // This instruction's flags are to be kept as a LazyFlags record for the
-  // block's indirect exit (x86/lazy_flags.h); set once the handler did so.
+  // block's indirect exit (x86/lazy_flags.h): lazy_record is the record
+  // when its operands stay in guest registers, else 0 and the handler's
+  // flag code makes an in-memory one; lazy_recorded once it did either.
   bool lazy_flags = false;
   bool lazy_recorded = false;
+  uint64_t lazy_record = 0;
   std::array<ir::Value, 4> address_cache{ir::kNoValue, ir::kNoValue, ir::kNoValue, ir::kNoValue};
 
   const ZydisDecodedOperand& op(int i) const { return d.ops[i]; }

@@ -119,4 +119,22 @@ std::string bytes_hex(const uint8_t* code, size_t len) {
   return out;
 }
 
+int whole_gpr_number(ZydisRegister reg) {
+  if (reg == ZYDIS_REGISTER_AH || reg == ZYDIS_REGISTER_BH || reg == ZYDIS_REGISTER_CH || reg == ZYDIS_REGISTER_DH)
+    return -1;
+  const ZydisRegister full = ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, reg);
+  if (full < ZYDIS_REGISTER_RAX || full > ZYDIS_REGISTER_R15) return -1;
+  return full - ZYDIS_REGISTER_RAX;
+}
+
+bool writes_gpr(const DecodedInsn& insn, int gpr) {
+  for (unsigned i = 0; i < insn.info.operand_count; ++i) {
+    const ZydisDecodedOperand& op = insn.ops[i];
+    if (op.type == ZYDIS_OPERAND_TYPE_REGISTER && (op.actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) &&
+        ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, op.reg.value) == ZYDIS_REGISTER_RAX + gpr)
+      return true;
+  }
+  return false;
+}
+
 }  // namespace phybin::x86

@@ -54,6 +54,13 @@ inline constexpr ZydisMnemonic kPrivilegedMnemonics[] = {
 // signal, which ends the block and shows the handler every flag.
 bool always_traps(const ZydisDecodedInstruction& insn);
 uint64_t flags_killed(const ZydisDecodedInstruction& insn);
+
+// The GPR number (RAX 0 .. R15 15) of a general register of any width but
+// AH/BH/CH/DH (which are not a register's low bits); -1 for anything else.
+int whole_gpr_number(ZydisRegister reg);
+// Whether the instruction writes GPR `gpr` (hidden operands included: it
+// must come from decode_all).
+bool writes_gpr(const DecodedInsn& insn, int gpr);
 std::string bytes_hex(const uint8_t* code, size_t len);
 
 }  // namespace phybin::x86

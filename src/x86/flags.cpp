@@ -52,9 +52,13 @@ Value xor1(Ctx& c, Value x, Value y) { return c.b.binary(Opcode::Xor, Type::I1, 
 // flags then hold none of them).
 void keep_lazily(Ctx& c, LazyOp op, Value a, Value b) {
   if (!c.lazy_flags) return;
-  const auto bytes = static_cast<unsigned>(type_bits(c.b.type_of(a)) / 8);
-  const uint32_t kind = lazy_kind(op, bytes);
-  c.b.emit(Opcode::LazyFlags, Type::Void, a, b, ir::kNoValue, lazy_defined_flags(kind), static_cast<uint8_t>(kind));
+  if (c.lazy_record == 0) {  // operands not left in registers: stored
+    const auto bytes = static_cast<unsigned>(type_bits(c.b.type_of(a)) / 8);
+    c.lazy_record = lazy_record::of(op, bytes) | lazy_record::kInMemory;
+  } else {
+    a = b = ir::kNoValue;
+  }
+  c.b.emit(Opcode::LazyFlags, Type::Void, a, b, ir::kNoValue, lazy_defined_flags(c.lazy_record));
   c.lazy_recorded = true;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "common/error.h"
+#include "x86/lazy_flags.h"
 
 namespace phybin::x86 {
 
@@ -62,25 +63,27 @@ bool may_raise_simd_fp_exception(const ZydisDecodedInstruction& insn) {
 }  // namespace
 
 bool Frontend::translate_one(ir::Builder& b, const DecodedInsn& insn, uint64_t live_flags, FlagSource& flags,
-                             bool& ends, bool& lazy) const {
+                             bool& ends, LazyRequest& lazy) const {
   Handler h = handler_for(insn);
   if (!h) return false;
   size_t mark = b.block().insts.size();
   FlagSource saved = flags;
   Ctx c{b, insn, hooks_, flags, insn.address, insn.address + insn.info.length};
   // Kept lazily, the instruction computes none of its own flags.
-  c.live_flags = lazy ? live_flags & ~kAllArith : live_flags;
-  c.lazy_flags = lazy;
+  c.live_flags = lazy.wanted ? live_flags & ~kAllArith : live_flags;
+  c.lazy_flags = lazy.wanted;
+  c.lazy_record = lazy.record;
   const bool checked = fp_traps_ && may_raise_simd_fp_exception(insn.info);
   if (checked) b.emit(ir::Opcode::FpTrapBegin, ir::Type::Void);
   const bool done = h(c);
-  if (!done || (lazy && !c.lazy_recorded)) {
+  if (!done || (lazy.wanted && !c.lazy_recorded)) {
     b.block().insts.resize(mark);  // the handler gave up part-way: drop what it emitted
     flags = saved;
     if (!done) return false;
-    lazy = false;  // its flags are not made by the shared flag code: compute them
+    lazy = LazyRequest{};  // its flags are not made by the shared flag code: compute them
     return translate_one(b, insn, live_flags, flags, ends, lazy);
   }
+  lazy.record = c.lazy_record;
   if (checked) b.emit(ir::Opcode::FpTrapCheck, ir::Type::Void, ir::kNoValue, ir::kNoValue, ir::kNoValue, insn.address);
 
   // An instruction that writes flags without recording itself as the flag
@@ -127,11 +130,42 @@ size_t lazy_flag_source(const DecodedInsn* insns, size_t count) {
   return count;
 }
 
-// The kind of the LazyFlags among the IR before `end`.
-uint8_t lazy_kind_of(const ir::Block& block, size_t end) {
-  for (size_t v = end; v-- > 0;)
-    if (block.insts[v].op == ir::Opcode::LazyFlags) return block.insts[v].aux;
-  return 0;
+// The lazy record of insns[i] whose operands (or result) are in guest
+// registers that nothing after it in the block writes: the record then
+// costs no instruction.  0 when memory operands or later writes forbid it.
+uint64_t register_record(const Decoder& decoder, const DecodedInsn* insns, size_t i, size_t count) {
+  const DecodedInsn& d = insns[i];
+  LazyOp op;
+  bool result_in_x = true, has_b = true;
+  switch (d.info.mnemonic) {
+    case ZYDIS_MNEMONIC_ADD: op = LazyOp::Add; break;
+    case ZYDIS_MNEMONIC_SUB: op = LazyOp::Sub; break;
+    case ZYDIS_MNEMONIC_CMP: op = LazyOp::Sub, result_in_x = false; break;
+    case ZYDIS_MNEMONIC_AND: case ZYDIS_MNEMONIC_OR: case ZYDIS_MNEMONIC_XOR: op = LazyOp::Logic; break;
+    case ZYDIS_MNEMONIC_TEST: op = LazyOp::Test, result_in_x = false; break;
+    case ZYDIS_MNEMONIC_INC: op = LazyOp::Inc, has_b = false; break;
+    case ZYDIS_MNEMONIC_DEC: op = LazyOp::Dec, has_b = false; break;
+    case ZYDIS_MNEMONIC_NEG: op = LazyOp::Neg, has_b = false; break;
+    default: return 0;
+  }
+  const int x = d.ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER ? whole_gpr_number(d.ops[0].reg.value) : -1;
+  if (x < 0) return 0;
+  uint64_t record = lazy_record::with_x(lazy_record::of(op, d.info.operand_width / 8), static_cast<unsigned>(x));
+  if (result_in_x) record |= lazy_record::kResultInX;
+  int y = -1;
+  if (has_b && d.ops[1].type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+    record = lazy_record::with_immediate(record, d.ops[1].imm.value.u & 0xffffffff);
+  } else if (has_b) {
+    y = d.ops[1].type == ZYDIS_OPERAND_TYPE_REGISTER ? whole_gpr_number(d.ops[1].reg.value) : -1;
+    if (y < 0 || (y == x && result_in_x)) return 0;
+    record = lazy_record::with_y(record, static_cast<unsigned>(y));
+  }
+  for (size_t j = i + 1; j < count; ++j) {
+    DecodedInsn all;  // with hidden operands, which the block's decode leaves out
+    if (!decoder.decode_all(guest_code(insns[j].address), insns[j].info.length, insns[j].address, all)) return 0;
+    if (writes_gpr(all, x) || (y >= 0 && writes_gpr(all, y))) return 0;
+  }
+  return record;
 }
 
 // Whether IR from `first` on reads RFLAGS or hands it to C++ (which a
@@ -212,26 +246,28 @@ void Frontend::translate(uint64_t rip, unsigned max_insns, ir::Block& block) con
   live_in_[rip] = live;
   block.flags_live_in = live & kAllArith;
   const size_t lazy_at = lazy_flag_source(insns, count);
-  if (emit_insns(b, insns, count, live_after, live_before, lazy_at) || lazy_at == count) return;
+  const LazyRequest lazy{lazy_at < count, lazy_at < count ? register_record(decoder_, insns, lazy_at, count) : 0};
+  if (emit_insns(b, insns, count, live_after, live_before, lazy_at, lazy) || lazy_at == count) return;
   // The lazy record did not work out (see emit_insns): compute the flags.
   block.insts.clear();
   block.guest_insns = 0;
   block.exit = ir::Exit{};
-  emit_insns(b, insns, count, live_after, live_before, count);
+  emit_insns(b, insns, count, live_after, live_before, count, LazyRequest{});
 }
 
 // The IR of insns[0..count), with flags live after each as given; the
 // instruction at lazy_at (< count) keeps its flags in a lazy record for the
-// indirect exit.  False when that was asked for and could not be done.
+// indirect exit, as `lazy` asks.  False when that could not be done.
 bool Frontend::emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count, const uint64_t* live_after,
-                          const uint64_t* live_before, size_t lazy_at) const {
+                          const uint64_t* live_before, size_t lazy_at, LazyRequest lazy_request) const {
   ir::Block& block = b.block();
   FlagSource flags;
   bool ends = false, lazy_recorded = false;
+  uint64_t record = 0;
   size_t after_lazy = block.insts.size();
   for (size_t i = 0; i < count && !ends; ++i) {
     const size_t first = block.insts.size();
-    bool lazy = i == lazy_at;
+    LazyRequest lazy = i == lazy_at ? lazy_request : LazyRequest{};
     if (!translate_one(b, insns[i], live_after[i] | kFlagMask(kDF), flags, ends, lazy)) {
       if (i == 0) {
         trap_block(b, insns[0].address, insns[0].info.length, kTrapUntranslatable);
@@ -239,8 +275,9 @@ bool Frontend::emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count
       }
       break;
     }
-    if (lazy) {
+    if (lazy.wanted) {
       lazy_recorded = true;
+      record = lazy.record;
       after_lazy = block.insts.size();
     }
     ++block.guest_insns;
@@ -259,7 +296,7 @@ bool Frontend::emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count
   exit.live_flags = live_after[block.guest_insns - 1] | kFlagMask(kDF);
   if (lazy_at < count && (!lazy_recorded || exit.kind != ir::ExitKind::Indirect || reads_rflags(block, after_lazy)))
     return false;
-  if (lazy_recorded) exit.lazy_flags_kind = lazy_kind_of(block, after_lazy);
+  if (lazy_recorded) exit.lazy_flags_record = record;
   return true;
 }
 

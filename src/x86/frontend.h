@@ -18,8 +18,8 @@ namespace phybin::x86 {
 inline constexpr unsigned kMaxBlockInsns = 64;
 
 struct FrontendOptions {
-  // Assume flags may be live across indirect jumps (never the case in
-  // compiler output; costs a full flag computation before each one).
+  // Keep flags across calls and returns, which the System V ABI lets
+  // compilers ignore (hand-written assembly may return results in flags).
   bool strict_flags = false;
   // The host has the AArch64 CRC32 instructions (HWCAP_CRC32): x86 crc32
   // becomes one crc32c instruction, else a helper call.
@@ -89,12 +89,18 @@ class Frontend {
   const std::vector<std::pair<uint64_t, uint64_t>>& lookahead() const { return lookahead_; }
 
  private:
-  // lazy: in, whether to keep the instruction's flags lazily; out, whether
-  // it did.
+  // Whether to keep an instruction's flags lazily (x86/lazy_flags.h), and
+  // the record when its operands stay in registers (0: stored).
+  struct LazyRequest {
+    bool wanted = false;
+    uint64_t record = 0;
+  };
+  // lazy: in, what is asked; out, wanted cleared if the handler could not,
+  // and the record made.
   bool translate_one(ir::Builder& b, const DecodedInsn& insn, uint64_t live_flags, FlagSource& flags, bool& ends,
-                     bool& lazy) const;
+                     LazyRequest& lazy) const;
   bool emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count, const uint64_t* live_after,
-                  const uint64_t* live_before, size_t lazy_at) const;
+                  const uint64_t* live_before, size_t lazy_at, LazyRequest lazy) const;
   uint64_t exit_liveness(const DecodedInsn& last, uint64_t next) const;
   uint64_t flags_read_after(uint64_t rip, int budget) const;
   struct PeekInfo {

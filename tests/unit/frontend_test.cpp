@@ -21,6 +21,7 @@
 #include "ir/ir.h"
 #include "ir/passes.h"
 #include "x86/frontend.h"
+#include "x86/lazy_flags.h"
 
 namespace phybin::x86 {
 namespace {
@@ -239,12 +240,13 @@ TEST(FrontendBlock, IndirectJumpKeepsFlags) {
   EXPECT_TRUE(IsGetReg(b, b.exit.address, RAX));
   EXPECT_FALSE(b.exit.abi_boundary);
   EXPECT_EQ(b.exit.live_flags, kAllLive);
-  EXPECT_EQ(b.exit.lazy_flags_kind, 0u);
+  EXPECT_EQ(b.exit.lazy_flags_record, 0u);
   EXPECT_EQ(b.flags_live_in, kArithFlags);
 }
 
 // add rax, rdx; jmp rax (a switch table's dispatch): the add's flags are
-// a lazy record of its operands, none computed, and the exit says so.
+// a lazy record, none computed.  The result is in RAX and b in RDX at the
+// jump: the record names them and the block stores nothing.
 TEST(FrontendBlock, IndirectJumpKeepsTheLastFlagsLazily) {
   Code code{0x48, 0x01, 0xd0, 0xff, 0xe0};
   Block b = code.translate();
@@ -252,12 +254,26 @@ TEST(FrontendBlock, IndirectJumpKeepsTheLastFlagsLazily) {
   const Inst* lazy = find_op(b, Opcode::LazyFlags);
   ASSERT_NE(lazy, nullptr) << ir::print_block(b);
   EXPECT_EQ(lazy->imm, kArithFlags);
-  EXPECT_EQ(b.at(lazy->args[0]).type, Type::I64);
-  EXPECT_NE(lazy->args[1], ir::kNoValue);
+  EXPECT_EQ(lazy->args[0], ir::kNoValue);
   EXPECT_EQ(count_op(b, Opcode::SetFlag), 0u) << ir::print_block(b);
-  EXPECT_EQ(b.exit.lazy_flags_kind, lazy->aux);
-  EXPECT_EQ(lazy->aux, 0x31);  // Add, 8 bytes (x86/lazy_flags.h)
+  using namespace lazy_record;
+  EXPECT_EQ(b.exit.lazy_flags_record, with_y(with_x(of(LazyOp::Add, 8), RAX), RDX) | kResultInX);
   EXPECT_EQ(b.flags_live_in, 0u);
+}
+
+// A memory operand, or a register written after the flag writer: the
+// operands are stored.
+TEST(FrontendBlock, LazyRecordStoresOperandsNotInRegisters) {
+  for (Code code : {Code{0x48, 0x03, 0x02, 0xff, 0xe0},               // add rax, [rdx]; jmp rax
+                    Code{0x48, 0x39, 0xd0, 0x48, 0x89, 0xc8, 0xff, 0xe0}}) {  // cmp rax, rdx; mov rax, rcx; jmp rax
+    Block b = code.translate();
+    ir::optimize(b);
+    const Inst* lazy = find_op(b, Opcode::LazyFlags);
+    ASSERT_NE(lazy, nullptr) << ir::print_block(b);
+    EXPECT_NE(lazy->args[0], ir::kNoValue);
+    EXPECT_NE(lazy->args[1], ir::kNoValue);
+    EXPECT_TRUE(b.exit.lazy_flags_record & lazy_record::kInMemory);
+  }
 }
 
 // inc keeps CF: the record stands for the other five, and CF comes in.
@@ -267,7 +283,8 @@ TEST(FrontendBlock, LazyIncKeepsCarryLive) {
   const Inst* lazy = find_op(b, Opcode::LazyFlags);
   ASSERT_NE(lazy, nullptr) << ir::print_block(b);
   EXPECT_EQ(lazy->imm, kArithFlags & ~kFlagMask(kCF));
-  EXPECT_EQ(lazy->args[1], ir::kNoValue);
+  using namespace lazy_record;
+  EXPECT_EQ(b.exit.lazy_flags_record, with_x(of(LazyOp::Inc, 4), RAX) | kResultInX);
   EXPECT_EQ(b.flags_live_in, kFlagMask(kCF));
 }
 
@@ -278,7 +295,7 @@ TEST(FrontendBlock, IndirectJumpComputesFlagsItCannotKeepLazily) {
     Block b = code.translate();
     ir::optimize(b);
     EXPECT_EQ(count_op(b, Opcode::LazyFlags), 0u) << ir::print_block(b);
-    EXPECT_EQ(b.exit.lazy_flags_kind, 0u);
+    EXPECT_EQ(b.exit.lazy_flags_record, 0u);
   }
 }
 
@@ -289,12 +306,12 @@ TEST(FrontendBlock, ReturnFlagsDeadUnlessStrict) {
   Block b = code.translate();
   EXPECT_EQ(b.exit.kind, ExitKind::Return);
   EXPECT_EQ(b.exit.live_flags, kDFOnly);
-  EXPECT_EQ(b.exit.lazy_flags_kind, 0u);
+  EXPECT_EQ(b.exit.lazy_flags_record, 0u);
   Hooks hooks;
   Frontend strict(hooks, FrontendOptions{true});
   Block s = strict.translate(code.addr(), 64);
   EXPECT_EQ(s.exit.live_flags, kAllLive);
-  EXPECT_EQ(s.exit.lazy_flags_kind, 0u);
+  EXPECT_EQ(s.exit.lazy_flags_record, 0u);
 }
 
 TEST(FrontendBlock, StopsAtMaxInsns) {
