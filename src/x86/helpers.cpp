@@ -150,7 +150,7 @@ uint64_t helper_far_transfer(GuestState* s, uint64_t address, uint64_t packed) {
   const uint64_t from = kind == FarTransfer::Return ? rsp : address;
   const uint64_t offset = load_n(from, size);
   const auto selector = static_cast<uint16_t>(load_n(from + size, 2));
-  if (selector != kUserCodeSelector) helper_raise_signal(s, SIGSEGV);
+  if (selector != kUserCodeSelector) helper_raise_signal(s, gp_error(selector));
   if (kind == FarTransfer::Call) {
     store_n(rsp - size, kUserCodeSelector, size);
     store_n(rsp - 2 * size, s->rip + length, size);

@@ -9,7 +9,8 @@ namespace phybin::x86 {
 
 void set_helper_hooks(const Hooks& hooks);
 // Delivers a synchronous guest signal from inside a helper (through the
-// runtime's Hooks::raise_signal).
+// runtime's Hooks::raise_signal): a signal number or a kTrap code
+// (common/guest_state.h), such as gp_error(selector).
 void helper_raise_signal(GuestState* s, int signal);
 // Hooks::fp_traps_changed, if the runtime gave one.
 void helper_fp_traps_changed(GuestState* s);
