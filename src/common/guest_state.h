@@ -39,6 +39,14 @@ constexpr uint64_t kFlagMask(FlagBit bit) { return uint64_t{1} << bit; }
 constexpr uint64_t kArithFlags = (1u << kCF) | (1u << kPF) | (1u << kAF) | (1u << kZF) |
                                  (1u << kSF) | (1u << kOF);
 
+// Segment registers in the order of the ModRM Sreg field (and of Zydis'
+// ZYDIS_REGISTER_ES..GS).
+enum SegReg : uint8_t { kES, kCS, kSS, kDS, kFS, kGS, kNumSegRegs };
+// The selectors Linux starts a 64-bit process with: __USER_CS, __USER_DS
+// in SS, null in the others.
+constexpr uint16_t kUserCodeSelector = 0x33;
+constexpr uint16_t kUserDataSelector = 0x2b;
+
 struct alignas(16) Vec128 {
   uint64_t lo, hi;
 };
@@ -80,6 +88,11 @@ struct alignas(16) GuestState {
   // 696: the MXCSR modes translated code must be made for (ir::FpMode
   // bits, set with MXCSR): changing them means translating anew.
   uint32_t fp_mode;
+  // 700: the segment selectors, by Sreg number (SegReg): what mov Sreg,
+  // pop fs/gs and lss/lfs/lgs loaded (helper_load_segment), read by mov
+  // r/m, Sreg and push fs/gs.  CS holds 0x33 and never changes (phybin
+  // runs no 32-bit code; reads of CS are the constant).
+  uint16_t selector[kNumSegRegs];
 };
 
 static_assert(offsetof(GuestState, rip) == 128);
@@ -94,5 +107,13 @@ static_assert(offsetof(GuestState, exit_target) == 576);
 static_assert(offsetof(GuestState, scratch) == 616);
 static_assert(offsetof(GuestState, helper_table) == 688);
 static_assert(offsetof(GuestState, fp_mode) == 696);
+static_assert(offsetof(GuestState, selector) == 700);
+
+// The selectors of a new process (execve): SS and CS as Linux sets them.
+inline void init_selectors(GuestState& s) {
+  for (uint16_t& sel : s.selector) sel = 0;
+  s.selector[kCS] = kUserCodeSelector;
+  s.selector[kSS] = kUserDataSelector;
+}
 
 }  // namespace phybin

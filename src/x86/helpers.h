@@ -42,6 +42,14 @@ struct FarTransfer {
 };
 uint64_t helper_far_transfer(GuestState* s, uint64_t address, uint64_t packed);
 
+// mov Sreg, pop fs/gs, lss/lfs/lgs: loads `selector` into segment
+// register `sreg` (a SegReg, never CS) as the CPU does at CPL 3 with
+// Linux's GDT, or raises #GP (SIGSEGV, SI_KERNEL, gp_error(selector))
+// and changes nothing.
+// FS and GS also get their base: the descriptor's, 0 for every user
+// descriptor, and 0 for a null selector (Intel clears it).
+uint64_t helper_load_segment(GuestState* s, uint64_t selector, uint64_t sreg);
+
 // rcl/rcr of `value`; b = count << 16 | 0x100 (left) | operand bits.
 // Updates CF and OF in the guest state; returns the result.
 uint64_t helper_rotate_carry(GuestState* s, uint64_t value, uint64_t b);
