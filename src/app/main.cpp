@@ -113,6 +113,7 @@ void record_initial_mappings(const elf::LoadedImage& image, const elf::StackInfo
   state.mxcsr = mxcsr::kDefault;
   state.fcw = 0x37f;
   state.ftw = 0xffff;  // x87 stack empty, as after fninit
+  init_selectors(state);
 
   runtime::RuntimeOptions options;
   options.cache_bytes = settings.cache_bytes;

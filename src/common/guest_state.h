@@ -27,12 +27,25 @@ constexpr int kTrapCodeFetch = 0xC0;
 // An instruction phybin does not translate: SIGILL when the guest handles
 // it (as a CPU without the instruction), else PHYBIN_ERR_ILLEGAL_INSTR.
 constexpr int kTrapUntranslatable = 0xC1;
+// #GP with an error code, raised by a helper: kTrapGpError | code.  A
+// selector that cannot be loaded reports its index and TI bit (the
+// selector with RPL cleared) in the signal frame's err; SIGSEGV.
+constexpr int kTrapGpError = 0x10000;
+constexpr int gp_error(uint16_t selector) { return kTrapGpError | (selector & 0xfffc); }
 
 // Bit positions in RFLAGS.
 enum FlagBit : uint8_t { kCF = 0, kPF = 2, kAF = 4, kZF = 6, kSF = 7, kDF = 10, kOF = 11 };
 constexpr uint64_t kFlagMask(FlagBit bit) { return uint64_t{1} << bit; }
 constexpr uint64_t kArithFlags = (1u << kCF) | (1u << kPF) | (1u << kAF) | (1u << kZF) |
                                  (1u << kSF) | (1u << kOF);
+
+// Segment registers in the order of the ModRM Sreg field (and of Zydis'
+// ZYDIS_REGISTER_ES..GS).
+enum SegReg : uint8_t { kES, kCS, kSS, kDS, kFS, kGS, kNumSegRegs };
+// The selectors Linux starts a 64-bit process with: __USER_CS, __USER_DS
+// in SS, null in the others.
+constexpr uint16_t kUserCodeSelector = 0x33;
+constexpr uint16_t kUserDataSelector = 0x2b;
 
 struct alignas(16) Vec128 {
   uint64_t lo, hi;
@@ -75,7 +88,12 @@ struct alignas(16) GuestState {
   // 696: the MXCSR modes translated code must be made for (ir::FpMode
   // bits, set with MXCSR): changing them means translating anew.
   uint32_t fp_mode;
-  // 704: flags an indirect jump left unevaluated (x86/lazy_flags.h): the
+  // 700: the segment selectors, by Sreg number (SegReg): what mov Sreg,
+  // pop fs/gs and lss/lfs/lgs loaded (helper_load_segment), read by mov
+  // r/m, Sreg and push fs/gs.  CS holds 0x33 and never changes (phybin
+  // runs no 32-bit code; reads of CS are the constant).
+  uint16_t selector[kNumSegRegs];
+  // 712: flags an indirect jump left unevaluated (x86/lazy_flags.h): the
   // last flag writer's operands when not in guest registers, and the record
   // that describes them (0: nothing pending).
   uint64_t lazy_flags_a;
@@ -95,6 +113,14 @@ static_assert(offsetof(GuestState, exit_target) == 576);
 static_assert(offsetof(GuestState, scratch) == 616);
 static_assert(offsetof(GuestState, helper_table) == 688);
 static_assert(offsetof(GuestState, fp_mode) == 696);
-static_assert(offsetof(GuestState, lazy_flags_a) == 704);
+static_assert(offsetof(GuestState, selector) == 700);
+static_assert(offsetof(GuestState, lazy_flags_a) == 712);
+
+// The selectors of a new process (execve): SS and CS as Linux sets them.
+inline void init_selectors(GuestState& s) {
+  for (uint16_t& sel : s.selector) sel = 0;
+  s.selector[kCS] = kUserCodeSelector;
+  s.selector[kSS] = kUserDataSelector;
+}
 
 }  // namespace phybin

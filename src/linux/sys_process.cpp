@@ -48,12 +48,14 @@ int64_t sys_uname(const SyscallArgs& s) {
   return 0;
 }
 
+// Setting a base also nulls the selector, as Linux does (a selector
+// reloaded later would otherwise replace the base with its descriptor's).
 int64_t sys_arch_prctl(const SyscallArgs& s) {
   const uint64_t code = s.a[0];
   const uint64_t value = s.a[1];
   switch (code) {
-    case kX86ArchSetFs: s.st.fs_base = value; return 0;
-    case kX86ArchSetGs: s.st.gs_base = value; return 0;
+    case kX86ArchSetFs: s.st.fs_base = value; s.st.selector[kFS] = 0; return 0;
+    case kX86ArchSetGs: s.st.gs_base = value; s.st.selector[kGS] = 0; return 0;
     case kX86ArchGetFs:
     case kX86ArchGetGs:
       if (unmapped_guest_ptr(value)) return -EFAULT;
@@ -165,7 +167,10 @@ int64_t sys_clone(const SyscallArgs& s) {
   // the generic order): clone(flags, stack, parent_tid, tls, child_tid).
   int64_t r = host_syscall(SYS_clone, flags, s.a[1], s.a[2], 0, s.a[3]);
   if (r == 0) {
-    if (set_tls) s.st.fs_base = s.a[4];
+    if (set_tls) {  // as arch_prctl(ARCH_SET_FS)
+      s.st.fs_base = s.a[4];
+      s.st.selector[kFS] = 0;
+    }
     if (s.a[1]) s.st.gpr[RSP] = s.a[1];
   }
   return r;

@@ -299,6 +299,11 @@ void sigreturn(GuestState& st) {
 }
 
 void raise_guest_signal(GuestState* state, int signal) {
+  uint64_t error_code = 0;  // of a #GP
+  if (signal & kTrapGpError) {
+    error_code = static_cast<uint64_t>(signal & 0xffff);
+    signal = SIGSEGV;
+  }
   logf(LogLevel::Info, "phybin: guest signal %d at %#llx", signal, static_cast<unsigned long long>(state->rip));
   Runtime* rt = Runtime::current();
   if (!rt) die_of_signal(signal);
@@ -310,8 +315,13 @@ void raise_guest_signal(GuestState* state, int signal) {
   if (signal == SIGFPE || signal == SIGSEGV) {
     if (const uint64_t start = rt->block_start_holding(state->rip)) rt->repair_fault_flags(*state, start);
   }
-  if (signal == kTrapCodeFetch) rt->raise_fetch_fault(*state);
-  else queue_sync_signal(signal == kTrapSimdFp ? simd_fp_signal(*state) : trap_signal(signal, state->rip));
+  if (signal == kTrapCodeFetch) {
+    rt->raise_fetch_fault(*state);
+  } else {
+    GuestSignal g = signal == kTrapSimdFp ? simd_fp_signal(*state) : trap_signal(signal, state->rip);
+    if (signal == SIGSEGV) g.err = error_code;
+    queue_sync_signal(g);
+  }
   state->exit_link = 0;
   rt->stubs().leave(state);
   __builtin_unreachable();

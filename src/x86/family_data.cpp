@@ -1,10 +1,12 @@
 // Data movement: mov and its extending forms, lea, xchg, push/pop (64 and
-// 16 bits), cmovcc, setcc, sign-extension of the accumulator, bswap,
-// enter/leave, nops, cmpxchg, xadd.
+// 16 bits), segment registers (mov Sreg, push/pop fs/gs, lss/lfs/lgs),
+// cmovcc, setcc, sign-extension of the accumulator, bswap, enter/leave,
+// nops, cmpxchg, xadd.
 #include <csignal>
 #include <cstddef>
 
 #include "x86/flags.h"
+#include "x86/helpers.h"
 #include "x86/operands.h"
 
 namespace phybin::x86 {
@@ -19,15 +21,23 @@ bool is_segment(const ZydisDecodedOperand& op) {
   return op.type == ZYDIS_OPERAND_TYPE_REGISTER && ZydisRegisterGetClass(op.reg.value) == ZYDIS_REGCLASS_SEGMENT;
 }
 
-// The selectors a 64-bit process runs with under Linux: __USER_CS and
-// __USER_DS for CS and SS, null in DS, ES, FS and GS (FS and GS bases come
-// from arch_prctl, not from descriptors).
-uint64_t user_selector(ZydisRegister seg) {
-  switch (seg) {
-    case ZYDIS_REGISTER_CS: return 0x33;
-    case ZYDIS_REGISTER_SS: return 0x2b;
-    default: return 0;
-  }
+// Zydis numbers ES..GS in the Sreg order of SegReg.
+static_assert(ZYDIS_REGISTER_SS - ZYDIS_REGISTER_ES == kSS && ZYDIS_REGISTER_GS - ZYDIS_REGISTER_ES == kGS);
+uint64_t segreg_of(ZydisRegister seg) { return static_cast<uint64_t>(seg - ZYDIS_REGISTER_ES); }
+
+// The selector in a segment register, as a word.  CS is a constant: phybin
+// runs only 64-bit code, under Linux's __USER_CS.
+Value read_selector(Ctx& c, ZydisRegister seg) {
+  if (seg == ZYDIS_REGISTER_CS) return c.b.constant(Type::I16, kUserCodeSelector);
+  return c.b.load_state(Type::I16, static_cast<uint32_t>(offsetof(GuestState, selector) + 2 * segreg_of(seg)));
+}
+
+// Loads the word `sel` into `seg`: the helper checks it against the GDT
+// (#GP before anything changed) and sets the FS or GS base, which the
+// address of every later FS/GS operand reads from the state.
+void load_selector(Ctx& c, ZydisRegister seg, Value sel) {
+  c.b.call(Type::Void, reinterpret_cast<const void*>(&helper_load_segment), c.b.zext(Type::I64, sel),
+           c.b.constant(Type::I64, segreg_of(seg)));
 }
 
 bool is_system_register(const ZydisDecodedOperand& op) {
@@ -38,15 +48,20 @@ bool is_system_register(const ZydisDecodedOperand& op) {
 
 // mov to or from CR/DR: #GP in user mode.  mov r/m, Sreg: a word into
 // memory; into a register of any width, the selector zero-extended (a
-// 16-bit register keeps its upper bits).
+// 16-bit register keeps its upper bits).  mov Sreg, r/m reads a word
+// whatever the operand size (mov cs does not decode: #UD).
 bool mov(Ctx& c) {
   if (is_system_register(c.op(0)) || is_system_register(c.op(1))) {
     end_with_trap(c, c.rip, SIGSEGV);
     return true;
   }
-  if (is_segment(c.op(0))) return false;  // segment loads: not translated
+  if (is_segment(c.op(0))) {
+    if (c.op(0).reg.value == ZYDIS_REGISTER_CS) return false;
+    load_selector(c, c.op(0).reg.value, read_operand(c, 1));
+    return true;
+  }
   if (is_segment(c.op(1))) {
-    write_operand(c, 0, c.b.constant(operand_type(c.op(0)), user_selector(c.op(1).reg.value)));
+    write_operand(c, 0, c.b.zext(operand_type(c.op(0)), read_selector(c, c.op(1).reg.value)));
     return true;
   }
   write_operand(c, 0, read_operand(c, 1));
@@ -87,7 +102,7 @@ bool xchg(Ctx& c) {
 bool push(Ctx& c) {
   Type t = type_of_size(c.d.info.operand_width);
   if (is_segment(c.op(0))) {
-    push_stack(c, c.b.constant(t, user_selector(c.op(0).reg.value)));
+    push_stack(c, c.b.zext(t, read_selector(c, c.op(0).reg.value)));
     return true;
   }
   if (c.op(0).type != ZYDIS_OPERAND_TYPE_IMMEDIATE) {
@@ -100,12 +115,41 @@ bool push(Ctx& c) {
   return true;
 }
 
+// pop fs/gs (8 bytes, or 2 with 66): RSP moves only when the selector
+// loads, so the helper runs before it is written.
+bool pop_segment(Ctx& c) {
+  const Type t = type_of_size(c.d.info.operand_width);
+  Value sp = c.b.get_reg(RSP);
+  Value v = c.b.load(t, sp);
+  load_selector(c, c.op(0).reg.value, c.b.trunc(Type::I16, v));
+  c.b.set_reg(RSP, c.b.binary(Opcode::Add, Type::I64, sp, c.b.constant(Type::I64, type_bits(t) / 8)));
+  return true;
+}
+
 bool pop(Ctx& c) {
-  if (is_segment(c.op(0))) return false;
+  if (is_segment(c.op(0))) return pop_segment(c);
   Value v = pop_stack(c, type_of_size(c.d.info.operand_width));
   // pop [rsp+disp] addresses with the incremented RSP, which the forwarding
   // of the SetReg above gives us for free.
   write_operand(c, 0, v);
+  return true;
+}
+
+// lss/lfs/lgs r, m16:16|32|64: the offset in the operand size, then the
+// selector after it; both are read before the selector is checked, and
+// the register is written only once it loaded.  With REX.W the pointer is
+// m16:64 as on Intel CPUs (AMD reads m16:32).
+bool load_far_pointer(Ctx& c) {
+  if (c.op(1).type != ZYDIS_OPERAND_TYPE_MEMORY) return false;
+  const ZydisRegister seg = c.mnemonic() == ZYDIS_MNEMONIC_LSS   ? ZYDIS_REGISTER_SS
+                            : c.mnemonic() == ZYDIS_MNEMONIC_LFS ? ZYDIS_REGISTER_FS
+                                                                 : ZYDIS_REGISTER_GS;
+  const Type t = operand_type(c.op(0));
+  Value addr = effective_address(c, 1);
+  Value offset = c.b.load(t, addr);
+  Value sel = c.b.load(Type::I16, c.b.binary(Opcode::Add, Type::I64, addr, c.b.constant(Type::I64, type_bits(t) / 8)));
+  load_selector(c, seg, sel);
+  write_operand(c, 0, offset);
   return true;
 }
 
@@ -292,6 +336,9 @@ void register_data(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_XCHG, xchg);
   t.add(ZYDIS_MNEMONIC_PUSH, push);
   t.add(ZYDIS_MNEMONIC_POP, pop);
+  t.add(ZYDIS_MNEMONIC_LSS, load_far_pointer);
+  t.add(ZYDIS_MNEMONIC_LFS, load_far_pointer);
+  t.add(ZYDIS_MNEMONIC_LGS, load_far_pointer);
   for (int m = ZYDIS_MNEMONIC_CMOVB; m <= ZYDIS_MNEMONIC_CMOVZ; ++m) t.add(static_cast<ZydisMnemonic>(m), cmovcc);
   for (int m = ZYDIS_MNEMONIC_SETB; m <= ZYDIS_MNEMONIC_SETZ; ++m)
     if (m != ZYDIS_MNEMONIC_SETSSBSY) t.add(static_cast<ZydisMnemonic>(m), setcc);

@@ -100,10 +100,14 @@ bool load_constant(Ctx& c) {
   return true;
 }
 
-template <bool kPop>
+// fst/fstp to memory or ST(i); kFlags: kX87Pop, and kX87NoUnderflow for
+// FSTP1.  The other undocumented aliases (FSTP8/9 df d0+i/d8+i, FCOM2,
+// FCOMP3/5, FXCH4/7, FFREEP) reach their documented twins' handlers:
+// Zydis decodes them as fstp, fcom, fcomp, fxch and ffreep.
+template <uint8_t kFlags>
 bool store_float(Ctx& c) {
   X87Desc d{X87Op::Store};
-  d.flags = kPop ? kX87Pop : 0;
+  d.flags = kFlags;
   int mem;
   if (!memory_or_st(c, d, float_format, mem)) return false;
   emit_call(c, d, mem);
@@ -294,9 +298,9 @@ void register_loads_stores(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_FLDL2T, load_constant<x87::Constant::L2t>);
   t.add(ZYDIS_MNEMONIC_FLDLG2, load_constant<x87::Constant::Lg2>);
   t.add(ZYDIS_MNEMONIC_FLDLN2, load_constant<x87::Constant::Ln2>);
-  t.add(ZYDIS_MNEMONIC_FST, store_float<false>);
-  t.add(ZYDIS_MNEMONIC_FSTP, store_float<true>);
-  t.add(ZYDIS_MNEMONIC_FSTPNCE, store_float<true>);
+  t.add(ZYDIS_MNEMONIC_FST, store_float<0>);
+  t.add(ZYDIS_MNEMONIC_FSTP, store_float<kX87Pop>);
+  t.add(ZYDIS_MNEMONIC_FSTPNCE, store_float<kX87Pop | kX87NoUnderflow>);  // FSTP1, d9 d8+i
   t.add(ZYDIS_MNEMONIC_FIST, store_memory<X87Op::Store, false, int_format>);
   t.add(ZYDIS_MNEMONIC_FISTP, store_memory<X87Op::Store, true, int_format>);
   t.add(ZYDIS_MNEMONIC_FISTTP, store_memory<X87Op::StoreTrunc, true, int_format>);

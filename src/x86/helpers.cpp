@@ -126,7 +126,6 @@ uint64_t helper_string(GuestState* s, uint64_t op, uint64_t) {
 }
 
 uint64_t helper_far_transfer(GuestState* s, uint64_t address, uint64_t packed) {
-  constexpr uint16_t kUserCodeSelector = 0x33;
   const unsigned size = packed & 0xff;
   const auto kind = static_cast<FarTransfer::Kind>((packed >> 8) & 0xff);
   const uint64_t length = (packed >> 16) & 0xff, ret_imm = packed >> 32;
@@ -134,7 +133,7 @@ uint64_t helper_far_transfer(GuestState* s, uint64_t address, uint64_t packed) {
   const uint64_t from = kind == FarTransfer::Return ? rsp : address;
   const uint64_t offset = load_n(from, size);
   const auto selector = static_cast<uint16_t>(load_n(from + size, 2));
-  if (selector != kUserCodeSelector) helper_raise_signal(s, SIGSEGV);
+  if (selector != kUserCodeSelector) helper_raise_signal(s, gp_error(selector));
   if (kind == FarTransfer::Call) {
     store_n(rsp - size, kUserCodeSelector, size);
     store_n(rsp - 2 * size, s->rip + length, size);
@@ -143,6 +142,50 @@ uint64_t helper_far_transfer(GuestState* s, uint64_t address, uint64_t packed) {
     rsp += 2 * size + ret_imm;
   }
   return offset;
+}
+
+namespace {
+
+// The entries of Linux's 64-bit GDT (16 of them, arch/x86/include/asm/
+// segment.h) that code at CPL 3 can load, all with DPL 3 and base 0.  The
+// rest are kernel segments, the TSS, and the three TLS slots (12-14),
+// which stay empty: phybin has no set_thread_area, nor an LDT.
+enum class Descriptor : uint8_t { None, ReadableCode, WritableData, ReadOnlyData };
+
+Descriptor user_descriptor(unsigned index) {
+  switch (index) {
+    case 4: return Descriptor::ReadableCode;   // 0x23, __USER32_CS
+    case 5: return Descriptor::WritableData;   // 0x2b, __USER_DS
+    case 6: return Descriptor::ReadableCode;   // 0x33, __USER_CS
+    case 15: return Descriptor::ReadOnlyData;  // 0x7b, the CPU and node number (lsl)
+    default: return Descriptor::None;
+  }
+}
+
+// The checks of MOV/POP/LSS to a segment register in 64-bit mode (Intel
+// SDM) at CPL 3.  Every user descriptor has DPL 3, so DPL >= max(RPL, CPL)
+// holds for any RPL; SS needs RPL = DPL = CPL and a writable data segment.
+bool loadable(uint16_t selector, unsigned sreg) {
+  constexpr unsigned kCpl = 3;
+  const unsigned index = selector >> 3, rpl = selector & 3;
+  const bool in_ldt = selector & 4;
+  if (sreg == kSS) return !in_ldt && rpl == kCpl && user_descriptor(index) == Descriptor::WritableData;
+  if (in_ldt) return false;
+  // A null selector (index 0, any RPL) loads as it is into DS, ES, FS, GS.
+  return index == 0 || user_descriptor(index) != Descriptor::None;
+}
+
+}  // namespace
+
+uint64_t helper_load_segment(GuestState* s, uint64_t selector, uint64_t sreg) {
+  const auto sel = static_cast<uint16_t>(selector);
+  if (!loadable(sel, static_cast<unsigned>(sreg))) helper_raise_signal(s, gp_error(sel));
+  s->selector[sreg] = sel;
+  // Every loadable descriptor has base 0, and Intel CPUs clear the base on
+  // a null load (AMD keeps it): a program that loads FS loses its TLS.
+  if (sreg == kFS) s->fs_base = 0;
+  if (sreg == kGS) s->gs_base = 0;
+  return 0;
 }
 
 uint64_t helper_div(GuestState* s, uint64_t divisor, uint64_t kind) {

@@ -9,7 +9,8 @@ namespace phybin::x86 {
 
 void set_helper_hooks(const Hooks& hooks);
 // Delivers a synchronous guest signal from inside a helper (through the
-// runtime's Hooks::raise_signal).
+// runtime's Hooks::raise_signal): a signal number or a kTrap code
+// (common/guest_state.h), such as gp_error(selector).
 void helper_raise_signal(GuestState* s, int signal);
 // Hooks::fp_traps_changed, if the runtime gave one.
 void helper_fp_traps_changed(GuestState* s);
@@ -40,6 +41,14 @@ struct FarTransfer {
   }
 };
 uint64_t helper_far_transfer(GuestState* s, uint64_t address, uint64_t packed);
+
+// mov Sreg, pop fs/gs, lss/lfs/lgs: loads `selector` into segment
+// register `sreg` (a SegReg, never CS) as the CPU does at CPL 3 with
+// Linux's GDT, or raises #GP (SIGSEGV, SI_KERNEL, gp_error(selector))
+// and changes nothing.
+// FS and GS also get their base: the descriptor's, 0 for every user
+// descriptor, and 0 for a null selector (Intel clears it).
+uint64_t helper_load_segment(GuestState* s, uint64_t selector, uint64_t sreg);
 
 // rcl/rcr of `value`; b = count << 16 | 0x100 (left) | operand bits.
 // Updates CF and OF in the guest state; returns the result.

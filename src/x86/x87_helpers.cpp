@@ -117,6 +117,11 @@ void do_load(Fpu& f, const X87Desc& d, uint64_t addr) {
 }
 
 void do_store(Fpu& f, const X87Desc& d, uint64_t addr) {
+  if ((d.flags & kX87NoUnderflow) && f.empty(0)) {  // measured: C1 cleared, no exception, ST(i) untouched
+    f.pop();
+    f.finish(0, kC1);
+    return;
+  }
   FpEnv env = f.env(false);
   Float80 v = f.read(0, env);
   if (d.mem == X87Mem::None) f.put(d.reg, v);  // register copy: exact

@@ -42,6 +42,9 @@ enum X87Flags : uint8_t {
   kX87ToReg = 4,     // the destination is ST(reg)
   kX87Quiet = 8,     // fucom*: only signaling NaNs are invalid
   kX87Env16 = 16,    // fnstenv & co. with the operand-size prefix: the 14-byte layout
+  // FSTP1 (d9 d8+i, undocumented): an empty ST0 is popped without a stack
+  // underflow and nothing is stored, as Intel CPUs do
+  kX87NoUnderflow = 32,
 };
 
 struct X87Desc {

@@ -11,6 +11,7 @@
 #include <initializer_list>
 
 #include "common/error.h"
+#include "common/guest_state.h"
 #include "ir/ir.h"
 #include "x86/frontend.h"
 #include "x86/x87_helpers.h"
@@ -107,6 +108,44 @@ TEST(X87Frontend, StackInstructions) {
   expect({0xd9, 0xeb}, X87Op::LoadConst, X87Mem::None, 2, 0);     // fldpi (constant 2)
   Call c = translate_one({0xd9, 0xc9});  // FIP for fnstenv: the low half of the address
   EXPECT_EQ(c.desc.fip, static_cast<uint32_t>(reinterpret_cast<uint64_t>(code.data())));
+}
+
+// The undocumented aliases every x87 CPU runs: their documented twins'
+// descriptors, except FSTP1, which pops an empty ST0 without an underflow.
+TEST(X87Frontend, UndocumentedAliases) {
+  expect({0xd9, 0xda}, X87Op::Store, X87Mem::None, 2, kX87Pop | kX87NoUnderflow);  // FSTP1 st2
+  expect({0xdf, 0xd1}, X87Op::Store, X87Mem::None, 1, kX87Pop);    // FSTP8 st1
+  expect({0xdf, 0xdb}, X87Op::Store, X87Mem::None, 3, kX87Pop);    // FSTP9 st3
+  expect({0xdc, 0xd2}, X87Op::Compare, X87Mem::None, 2, 0);        // FCOM2 st2
+  expect({0xdc, 0xd9}, X87Op::Compare, X87Mem::None, 1, kX87Pop);  // FCOMP3 st1
+  expect({0xde, 0xd3}, X87Op::Compare, X87Mem::None, 3, kX87Pop);  // FCOMP5 st3
+  expect({0xdd, 0xcc}, X87Op::Exchange, X87Mem::None, 4, 0);       // FXCH4 st4
+  expect({0xdf, 0xcf}, X87Op::Exchange, X87Mem::None, 7, 0);       // FXCH7 st7
+  expect({0xdf, 0xc0}, X87Op::Free, X87Mem::None, 0, kX87Pop);     // FFREEP st0
+}
+
+// FSTP1 of an empty ST0, as measured on Intel: a pop that clears C1 and
+// stores nothing, without the stack underflow fstp st(i) raises.
+TEST(X87Frontend, Fstp1OfAnEmptyStackOnlyPops) {
+  for (uint8_t flags : {uint8_t{kX87Pop}, uint8_t{kX87Pop | kX87NoUnderflow}}) {
+    GuestState s{};
+    s.fcw = 0x37f;
+    s.ftw = 0xffff;
+    s.fsw = 3 << 11 | 0x200;  // TOP 3, C1 set
+    s.x87_top = 3;
+    X87Desc d{X87Op::Store};
+    d.reg = 1;
+    d.flags = flags;
+    helper_x87(&s, 0, d.pack());
+    EXPECT_EQ((s.fsw >> 11) & 7, 4);
+    if (flags & kX87NoUnderflow) {
+      EXPECT_EQ(s.fsw & 0x3ff, 0);    // no IE/SF, C1 clear
+      EXPECT_EQ(s.ftw, 0xffff);       // ST(1) stays empty
+    } else {
+      EXPECT_EQ(s.fsw & 0x41, 0x41);  // IE and SF: stack underflow
+      EXPECT_NE(s.ftw, 0xffff);       // the indefinite went to ST(1)
+    }
+  }
 }
 
 // The 16-bit environment layouts (operand-size prefix) are refused.

@@ -116,6 +116,9 @@ bool excluded(Map map, uint8_t op, const Prefixes& p, int mod, int reg, int rm, 
       case 0xbc: case 0xbd:
         // bsf/bsr of zero: the destination differs by vendor
         return !model_vendor && mp != 0xf3;
+      case 0xb2:
+        // lss with REX.W: Intel reads m16:64, AMD m16:32 (lfs/lgs are not walked)
+        return !model_vendor && p.rex_w;
       default: return false;
     }
   }

@@ -1,22 +1,24 @@
 // Far transfers in 64-bit code: jmp far and call far through m16:32 and
 // m16:64 (REX.W: Intel reads a 64-bit offset) to Linux's 64-bit code
 // selector 0x33, far returns (lretl, lretq, with an immediate), how much
-// the calls push; and #GP (SIGSEGV, SI_KERNEL) for any other selector.
+// the calls push; and #GP (SIGSEGV, SI_KERNEL, the selector as error
+// code) for any other selector.
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <ucontext.h>
 
 struct __attribute__((packed)) far32 { uint32_t off; uint16_t sel; };
 struct __attribute__((packed)) far64 { uint64_t off; uint16_t sel; };
 
 static sigjmp_buf back;
-static volatile long si_code_seen;
+static volatile long si_code_seen, err_seen;
 static void on_segv(int sig, siginfo_t *si, void *ctx) {
-  (void)ctx;
   si_code_seen = si->si_code;
+  err_seen = ((ucontext_t *)ctx)->uc_mcontext.gregs[REG_ERR];
   siglongjmp(back, sig);
 }
 
@@ -57,7 +59,7 @@ int main(void) {
       __asm__ volatile("lea 1f(%%rip), %%rax\n mov %%eax, %0\n ljmpl *%0\n 1:" : "+m"(t32) : : "rax", "memory");
       printf("selector %04x: jumped\n", selectors[i]);
     } else {
-      printf("selector %04x: signal %d, si_code %ld\n", selectors[i], s, si_code_seen);
+      printf("selector %04x: signal %d, si_code %ld, err %#lx\n", selectors[i], s, si_code_seen, err_seen);
     }
   }
   return 0;
