@@ -1,12 +1,14 @@
 // Lowering of the vector (XMM) IR to NEON: guest XMM access, destination
-// hints, loads and stores, moves between register files, cold paths.  The
-// integer and floating-point operations are in compile_vector_int.cpp and
-// compile_vector_fp.cpp.
+// hints, loads and stores, cold paths, the dispatch of VUnary/VBinary/
+// VTernary to their VecOp's family and the Move family (between register
+// files).  The other families are in compile_vector_int.cpp, _ext.cpp,
+// _fp.cpp and _mxcsr.cpp (ir::VecFamily).
 #include "arm64/compile_vector.h"
 
 #include <array>
 #include <csignal>
 #include <cstddef>
+#include <string>
 
 #include "common/error.h"
 
@@ -16,6 +18,7 @@ using ir::Inst;
 using ir::Opcode;
 using ir::Type;
 using ir::Value;
+using ir::VecFamily;
 using ir::VecOp;
 using regmap::kTmp0;
 using regmap::kVTmp0;
@@ -194,26 +197,31 @@ void VectorLowering::lower(Value v) {
     case Opcode::VLoad:
     case Opcode::VStore: lower_memory(v); break;
     case Opcode::VCheckAlign: lower_check_align(v); break;
-    case Opcode::VTernary: lower_blend_var(v); break;
     case Opcode::VUnary:
     case Opcode::VBinary:
-      switch (static_cast<VecOp>(in.aux)) {
-        case VecOp::FromGpr: case VecOp::Extract: case VecOp::InsertGpr: case VecOp::InsertLane:
-        case VecOp::LowOnly:
-          lower_move(v);
-          break;
-        case VecOp::MovMask: lower_movmask(v); break;
-        default:
-          if (!lower_int(v) && !lower_fp(v) && !lower_ext(v) && !lower_mxcsr_mode(v))
-            throw Error(ErrorCode::PHYBIN_ERR_INTERNAL,
-                        std::string("no NEON lowering for vector op ") + ir::vecop_name(static_cast<VecOp>(in.aux)));
-          break;
-      }
-      break;
+    case Opcode::VTernary: lower_vecop(v); break;
     default:
       throw Error(ErrorCode::PHYBIN_ERR_INTERNAL, std::string("no lowering for IR opcode ") + ir::opcode_name(in.op));
   }
   for (VReg s : scratch_) c_.vreg_busy_[s.code] = false;
+}
+
+// The family first, then the operation within it; neither switch has a
+// default, so what the backend does not lower does not build
+// (compile_vector_ops.h).
+void VectorLowering::lower_vecop(Value v) {
+  const auto op = static_cast<VecOp>(inst(v).aux);
+  if (op >= VecOp::Count)  // only a damaged block (ir::verify says so too)
+    throw Error(ErrorCode::PHYBIN_ERR_INTERNAL, "no vector op " + std::to_string(inst(v).aux));
+  switch (ir::vecop_family(op)) {
+    case VecFamily::Move: return lower_move(v, family_op<MoveOp>(op));
+    case VecFamily::Int: return lower_int(v, family_op<IntOp>(op));
+    case VecFamily::IntExt: return lower_int_ext(v, family_op<IntExtOp>(op));
+    case VecFamily::Crypto: return lower_crypto(v, family_op<CryptoOp>(op));
+    case VecFamily::FpArith: return lower_fp_arith(v, family_op<FpArithOp>(op));
+    case VecFamily::Fp: return lower_fp(v, family_op<FpOp>(op));
+    case VecFamily::Mxcsr: return lower_mxcsr(v, family_op<MxcsrOp>(op));
+  }
 }
 
 VReg VectorLowering::def(Value v) {
@@ -329,55 +337,66 @@ void VectorLowering::lower_check_align(Value v) {
   });
 }
 
-void VectorLowering::lower_move(Value v) {
+void VectorLowering::lower_move(Value v, MoveOp op) {
+  switch (op) {
+    case MoveOp::FromGpr: return lower_from_gpr(v);
+    case MoveOp::Extract: return lower_extract(v);
+    case MoveOp::InsertGpr: return lower_insert_gpr(v);
+    case MoveOp::InsertLane: return lower_insert_lane(v);
+    case MoveOp::LowOnly: return lower_low_only(v);
+    case MoveOp::MovMask: return lower_movmask(v);
+  }
+}
+
+void VectorLowering::lower_from_gpr(Value v) {
+  const Inst& in = inst(v);
+  Reg r = c_.use(in.args[0], kTmp0);
+  VReg d = def(v);
+  if (inst(in.args[0]).type == Type::I64) a_.fmov(FSize::D, d, r);
+  else a_.fmov(FSize::S, d, r);
+}
+
+void VectorLowering::lower_extract(Value v) {
   const Inst& in = inst(v);
   const auto lane = static_cast<FSize>(in.lane);
   const auto index = static_cast<unsigned>(in.imm);
-  switch (static_cast<VecOp>(in.aux)) {
-    case VecOp::FromGpr: {
-      Reg r = c_.use(in.args[0], kTmp0);
-      VReg d = def(v);
-      if (inst(in.args[0]).type == Type::I64) a_.fmov(FSize::D, d, r);
-      else a_.fmov(FSize::S, d, r);
-      return;
-    }
-    case VecOp::Extract: {
-      VReg x = vreg_of(in.args[0]);
-      Reg d = c_.def_gpr(v);
-      if (lane == FSize::D && index == 1) a_.fmov_from_high(d, x);
-      else if ((lane == FSize::D || lane == FSize::S) && index == 0) a_.fmov(lane, d, x);
-      else a_.umov(lane, d, x, index);
-      return;
-    }
-    case VecOp::InsertGpr: {
-      Reg r = c_.use(in.args[1], kTmp0);
-      VReg x = vreg_of(in.args[0]);
-      VReg d = def(v);
-      copy(d, x);
-      a_.ins(lane, d, index, r);
-      return;
-    }
-    case VecOp::InsertLane: {
-      VReg x = vreg_of(in.args[0]), y = vreg_of(in.args[1]);
-      VReg d = def(v);
-      unsigned to = index & 0xff, from = index >> 8;
-      if (d == y && d != x) {
-        a_.mov(VArr::B16, kVTmp0, x);
-        a_.ins(lane, kVTmp0, to, y, from);
-        a_.mov(VArr::B16, d, kVTmp0);
-        return;
-      }
-      copy(d, x);
-      a_.ins(lane, d, to, y, from);
-      return;
-    }
-    case VecOp::LowOnly: {
-      VReg x = vreg_of(in.args[0]);
-      a_.fmov(lane == FSize::D ? FSize::D : FSize::S, def(v), x);
-      return;
-    }
-    default: return;
+  VReg x = vreg_of(in.args[0]);
+  Reg d = c_.def_gpr(v);
+  if (lane == FSize::D && index == 1) a_.fmov_from_high(d, x);
+  else if ((lane == FSize::D || lane == FSize::S) && index == 0) a_.fmov(lane, d, x);
+  else a_.umov(lane, d, x, index);
+}
+
+void VectorLowering::lower_insert_gpr(Value v) {
+  const Inst& in = inst(v);
+  Reg r = c_.use(in.args[1], kTmp0);
+  VReg x = vreg_of(in.args[0]);
+  VReg d = def(v);
+  copy(d, x);
+  a_.ins(static_cast<FSize>(in.lane), d, static_cast<unsigned>(in.imm), r);
+}
+
+void VectorLowering::lower_insert_lane(Value v) {
+  const Inst& in = inst(v);
+  const auto lane = static_cast<FSize>(in.lane);
+  const auto index = static_cast<unsigned>(in.imm);
+  VReg x = vreg_of(in.args[0]), y = vreg_of(in.args[1]);
+  VReg d = def(v);
+  unsigned to = index & 0xff, from = index >> 8;
+  if (d == y && d != x) {
+    a_.mov(VArr::B16, kVTmp0, x);
+    a_.ins(lane, kVTmp0, to, y, from);
+    a_.mov(VArr::B16, d, kVTmp0);
+    return;
   }
+  copy(d, x);
+  a_.ins(lane, d, to, y, from);
+}
+
+void VectorLowering::lower_low_only(Value v) {
+  const Inst& in = inst(v);
+  VReg x = vreg_of(in.args[0]);
+  a_.fmov(static_cast<FSize>(in.lane) == FSize::D ? FSize::D : FSize::S, def(v), x);
 }
 
 // Sign bits of the elements into a general register.  Bytes: each byte's

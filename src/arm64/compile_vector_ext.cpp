@@ -1,13 +1,13 @@
-// Lowering of the SSSE3/SSE4.1 vector operations to NEON (byte tables,
-// alignr, abs/sign, horizontal and widening multiplies, extensions, ptest,
-// the blends) and of AES-NI and PCLMULQDQ to the AArch64 crypto extension.
+// Lowering of the IntExt family of vector operations, SSSE3/SSE4.1, to NEON
+// (byte tables, alignr, abs/sign, horizontal and widening multiplies,
+// extensions, ptest, the blends) and of the Crypto family, AES-NI and
+// PCLMULQDQ, to the AArch64 crypto extension.
 #include "arm64/compile_vector.h"
 
 namespace phybin::arm64 {
 
 using ir::Inst;
 using ir::Value;
-using ir::VecOp;
 using regmap::kTmp0;
 using regmap::kVTmp0;
 using regmap::kVTmp1;
@@ -29,80 +29,92 @@ uint64_t half_mask(unsigned lane, uint64_t bits, unsigned half) {
 
 }  // namespace
 
-bool VectorLowering::lower_ext(Value v) {
-  const Inst& i = inst(v);
-  switch (static_cast<VecOp>(i.aux)) {
-    case VecOp::Abs: {
-      VReg x = vreg_of(i.args[0]);
-      a_.abs(arr_of(i.lane), def(v), x);
-      return true;
-    }
-    case VecOp::ExtendS: case VecOp::ExtendU: lower_extend(v); return true;
-    case VecOp::AddPairs: case VecOp::UnzipEven: case VecOp::UnzipOdd: case VecOp::Sign: case VecOp::MulEvenS:
-    case VecOp::MulHiRound: case VecOp::MaddUbs:
-      lower_pairwise(v);
-      return true;
-    case VecOp::ByteTable: case VecOp::AlignRight: lower_byte_permute(v); return true;
-    case VecOp::TestZero: lower_test_zero(v); return true;
-    case VecOp::BlendImm: lower_blend_imm(v); return true;
-    case VecOp::AesEnc: case VecOp::AesEncLast: case VecOp::AesDec: case VecOp::AesDecLast: lower_aes_round(v); return true;
-    case VecOp::AesImc: {
-      VReg x = vreg_of(i.args[0]);
-      a_.aesimc(def(v), x);
-      return true;
-    }
-    case VecOp::ClMul: lower_clmul(v); return true;
-    default: return false;
+void VectorLowering::lower_int_ext(Value v, IntExtOp op) {
+  const VArr arr = arr_of(inst(v).lane);
+  switch (op) {
+    case IntExtOp::Abs: return lower_abs(v);
+    case IntExtOp::Sign: return lower_sign(v);
+    case IntExtOp::MulEvenS: return lower_mul_even_s(v);
+    case IntExtOp::MulHiRound: return lower_mul_high_round(v);
+    case IntExtOp::MaddUbs: return lower_madd_ubs(v);
+    case IntExtOp::AddPairs: return three_same(v, arr, &Assembler::addp);
+    case IntExtOp::UnzipEven: return three_same(v, arr, &Assembler::uzp1);
+    case IntExtOp::UnzipOdd: return three_same(v, arr, &Assembler::uzp2);
+    case IntExtOp::ExtendS: return lower_extend(v, true);
+    case IntExtOp::ExtendU: return lower_extend(v, false);
+    case IntExtOp::TestZero: return lower_test_zero(v);
+    case IntExtOp::ByteTable: return lower_byte_table(v);
+    case IntExtOp::AlignRight: return lower_align_right(v);
+    case IntExtOp::BlendImm: return lower_blend_imm(v);
+    case IntExtOp::BlendVar: return lower_blend_var(v);
   }
 }
 
-void VectorLowering::lower_pairwise(Value v) {
+void VectorLowering::lower_crypto(Value v, CryptoOp op) {
+  switch (op) {
+    case CryptoOp::AesEnc: case CryptoOp::AesEncLast: case CryptoOp::AesDec: case CryptoOp::AesDecLast:
+      return lower_aes_round(v, op);
+    case CryptoOp::AesImc: return lower_aes_imc(v);
+    case CryptoOp::ClMul: return lower_clmul(v);
+  }
+}
+
+void VectorLowering::lower_abs(Value v) {
+  const Inst& i = inst(v);
+  VReg x = vreg_of(i.args[0]);
+  a_.abs(arr_of(i.lane), def(v), x);
+}
+
+// psign*: a * (-1, 0 or 1 by the sign of b)
+void VectorLowering::lower_sign(Value v) {
   const Inst& i = inst(v);
   const VArr arr = arr_of(i.lane);
   VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
-  switch (static_cast<VecOp>(i.aux)) {
-    case VecOp::AddPairs: a_.addp(arr, def(v), x, y); return;
-    case VecOp::UnzipEven: a_.uzp1(arr, def(v), x, y); return;
-    case VecOp::UnzipOdd: a_.uzp2(arr, def(v), x, y); return;
-    case VecOp::Sign:  // a * (-1, 0 or 1 by the sign of b)
-      a_.cmlt0(arr, kVTmp0, y);
-      a_.cmgt0(arr, kVTmp1, y);
-      a_.sub(arr, kVTmp0, kVTmp0, kVTmp1);
-      a_.mul(arr, def(v), x, kVTmp0);
-      return;
-    case VecOp::MulEvenS:  // pmuldq
-      a_.xtn(VArr::S2, kVTmp0, x);
-      a_.xtn(VArr::S2, kVTmp1, y);
-      a_.smull(VArr::S2, def(v), kVTmp0, kVTmp1);
-      return;
-    case VecOp::MulHiRound: {  // pmulhrsw: x86 keeps the low 16 bits, no saturation
-      a_.smull(VArr::H4, kVTmp0, x, y);
-      a_.smull(VArr::H8, kVTmp1, x, y);
-      VReg d = def(v);
-      a_.rshrn(VArr::H4, d, kVTmp0, 15);
-      a_.rshrn(VArr::H8, d, kVTmp1, 15);
-      return;
-    }
-    default: {  // MaddUbs: unsigned x times signed y fits in 16 bits
-      VReg t = scratch();
-      a_.uxtl(VArr::B8, kVTmp0, x);
-      a_.sxtl(VArr::B8, kVTmp1, y);
-      a_.mul(VArr::H8, kVTmp0, kVTmp0, kVTmp1);
-      a_.uxtl(VArr::B16, t, x);
-      a_.sxtl(VArr::B16, kVTmp1, y);
-      a_.mul(VArr::H8, kVTmp1, t, kVTmp1);
-      a_.uzp1(VArr::H8, t, kVTmp0, kVTmp1);
-      a_.uzp2(VArr::H8, kVTmp0, kVTmp0, kVTmp1);
-      a_.sqadd(VArr::H8, def(v), t, kVTmp0);
-      return;
-    }
-  }
+  a_.cmlt0(arr, kVTmp0, y);
+  a_.cmgt0(arr, kVTmp1, y);
+  a_.sub(arr, kVTmp0, kVTmp0, kVTmp1);
+  a_.mul(arr, def(v), x, kVTmp0);
+}
+
+// pmuldq
+void VectorLowering::lower_mul_even_s(Value v) {
+  const Inst& i = inst(v);
+  VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+  a_.xtn(VArr::S2, kVTmp0, x);
+  a_.xtn(VArr::S2, kVTmp1, y);
+  a_.smull(VArr::S2, def(v), kVTmp0, kVTmp1);
+}
+
+// pmulhrsw: x86 keeps the low 16 bits, no saturation
+void VectorLowering::lower_mul_high_round(Value v) {
+  const Inst& i = inst(v);
+  VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+  a_.smull(VArr::H4, kVTmp0, x, y);
+  a_.smull(VArr::H8, kVTmp1, x, y);
+  VReg d = def(v);
+  a_.rshrn(VArr::H4, d, kVTmp0, 15);
+  a_.rshrn(VArr::H8, d, kVTmp1, 15);
+}
+
+// pmaddubsw: unsigned x times signed y fits in 16 bits
+void VectorLowering::lower_madd_ubs(Value v) {
+  const Inst& i = inst(v);
+  VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+  VReg t = scratch();
+  a_.uxtl(VArr::B8, kVTmp0, x);
+  a_.sxtl(VArr::B8, kVTmp1, y);
+  a_.mul(VArr::H8, kVTmp0, kVTmp0, kVTmp1);
+  a_.uxtl(VArr::B16, t, x);
+  a_.sxtl(VArr::B16, kVTmp1, y);
+  a_.mul(VArr::H8, kVTmp1, t, kVTmp1);
+  a_.uzp1(VArr::H8, t, kVTmp0, kVTmp1);
+  a_.uzp2(VArr::H8, kVTmp0, kVTmp0, kVTmp1);
+  a_.sqadd(VArr::H8, def(v), t, kVTmp0);
 }
 
 // pmovsx/pmovzx: one widening per doubling of the element size.
-void VectorLowering::lower_extend(Value v) {
+void VectorLowering::lower_extend(Value v, bool sign) {
   const Inst& i = inst(v);
-  const bool sign = static_cast<VecOp>(i.aux) == VecOp::ExtendS;
   VReg cur = vreg_of(i.args[0]);
   VReg d = def(v);
   for (auto l = static_cast<unsigned>(i.imm); l < i.lane; ++l) {
@@ -113,18 +125,21 @@ void VectorLowering::lower_extend(Value v) {
   }
 }
 
-void VectorLowering::lower_byte_permute(Value v) {
+// pshufb: x86 zeroes a byte whose index has bit 7 set and otherwise uses
+// the low 4 bits; TBL zeroes indexes >= 16: keep bits 7 and 0-3.
+void VectorLowering::lower_byte_table(Value v) {
   const Inst& i = inst(v);
   VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
-  if (static_cast<VecOp>(i.aux) == VecOp::ByteTable) {
-    // x86 zeroes a byte whose index has bit 7 set and otherwise uses the
-    // low 4 bits; TBL zeroes indexes >= 16: keep bits 7 and 0-3.
-    a_.movi(VArr::B16, kVTmp0, 0x8f);
-    a_.and_(VArr::B16, kVTmp0, y, kVTmp0);
-    a_.tbl(VArr::B16, def(v), x, 1, kVTmp0);
-    return;
-  }
-  const uint64_t n = i.imm;  // palignr: bytes of y (low) then x (high), shifted right by n
+  a_.movi(VArr::B16, kVTmp0, 0x8f);
+  a_.and_(VArr::B16, kVTmp0, y, kVTmp0);
+  a_.tbl(VArr::B16, def(v), x, 1, kVTmp0);
+}
+
+// palignr: bytes of y (low) then x (high), shifted right by n
+void VectorLowering::lower_align_right(Value v) {
+  const Inst& i = inst(v);
+  VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+  const uint64_t n = i.imm;
   VReg d = def(v);
   if (n == 0) {
     copy(d, y);
@@ -191,20 +206,24 @@ void VectorLowering::lower_blend_imm(Value v) {
 
 // x86 rounds XOR the key last, AArch64's AESE/AESD first: a zero key in
 // AESE/AESD, then the x86 key.  Both number the state bytes as FIPS-197.
-void VectorLowering::lower_aes_round(Value v) {
+void VectorLowering::lower_aes_round(Value v, CryptoOp op) {
   const Inst& i = inst(v);
-  const auto op = static_cast<VecOp>(i.aux);
   VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
   a_.movi(VArr::D2, kVTmp1, 0);
   a_.mov(VArr::B16, kVTmp0, x);
-  if (op == VecOp::AesEnc || op == VecOp::AesEncLast) {
+  if (op == CryptoOp::AesEnc || op == CryptoOp::AesEncLast) {
     a_.aese(kVTmp0, kVTmp1);
-    if (op == VecOp::AesEnc) a_.aesmc(kVTmp0, kVTmp0);
+    if (op == CryptoOp::AesEnc) a_.aesmc(kVTmp0, kVTmp0);
   } else {
     a_.aesd(kVTmp0, kVTmp1);
-    if (op == VecOp::AesDec) a_.aesimc(kVTmp0, kVTmp0);
+    if (op == CryptoOp::AesDec) a_.aesimc(kVTmp0, kVTmp0);
   }
   a_.eor(VArr::B16, def(v), kVTmp0, y);
+}
+
+void VectorLowering::lower_aes_imc(Value v) {
+  VReg x = vreg_of(inst(v).args[0]);
+  a_.aesimc(def(v), x);
 }
 
 // pclmulqdq: PMULL multiplies the low doublewords, PMULL2 the high ones;

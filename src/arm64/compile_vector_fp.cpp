@@ -30,44 +30,49 @@ constexpr uint8_t kFpOne = 0x70;  // 1.0 as an FMOV immediate
 
 }  // namespace
 
-bool VectorLowering::lower_fp(Value v) {
-  const Inst& i = inst(v);
-  switch (static_cast<VecOp>(i.aux)) {
-    case VecOp::FAdd: case VecOp::FSub: case VecOp::FMul: case VecOp::FDiv: case VecOp::FSqrt:
-    case VecOp::FRecip: case VecOp::FRsqrt:
-      lower_fp_packed(v);
-      return true;
-    case VecOp::FAddScalar: case VecOp::FSubScalar: case VecOp::FMulScalar: case VecOp::FDivScalar:
-    case VecOp::FSqrtScalar: case VecOp::FRecipScalar: case VecOp::FRsqrtScalar:
-      lower_fp_scalar(v);
-      return true;
-    case VecOp::FMin: case VecOp::FMax: lower_fminmax(v, false); return true;
-    case VecOp::FMinScalar: case VecOp::FMaxScalar: lower_fminmax(v, true); return true;
-    case VecOp::FCmp: lower_fcmp(v, false); return true;
-    case VecOp::FCmpScalar: lower_fcmp(v, true); return true;
-    case VecOp::FCmpFlag:
-    case VecOp::FCmpCond: lower_fcmp_flag(v); return true;
-    case VecOp::CvtIntToFScalar: {
-      VReg x = vreg_of(i.args[0]);
-      Reg r = c_.use(i.args[1], kTmp0);
-      a_.scvtf(fsize(i.lane), kVTmp0, inst(i.args[1]).type == Type::I64 ? Size::X : Size::W, r);
-      merge_low(def(v), x, i.lane);
-      return true;
-    }
-    case VecOp::CvtFToFScalar: {
-      VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
-      a_.fcvt(fsize(i.lane), kVTmp0, i.lane == 3 ? FSize::S : FSize::D, y);
-      merge_low(def(v), x, i.lane);
-      return true;
-    }
-    case VecOp::CvtFToInt: lower_cvt_to_int(v); return true;
-    case VecOp::FRound: case VecOp::FRoundScalar: lower_round(v); return true;
-    case VecOp::CvtI32ToF32: case VecOp::CvtF32ToI32: case VecOp::CvtI32ToF64: case VecOp::CvtF64ToI32:
-    case VecOp::CvtF32ToF64: case VecOp::CvtF64ToF32:
-      lower_cvt_packed(v);
-      return true;
-    default: return false;
+void VectorLowering::lower_fp_arith(Value v, FpArithOp op) {
+  switch (op) {
+    case FpArithOp::FAdd: case FpArithOp::FSub: case FpArithOp::FMul: case FpArithOp::FDiv: case FpArithOp::FSqrt:
+      return lower_fp_packed(v, op);
+    case FpArithOp::FAddScalar: case FpArithOp::FSubScalar: case FpArithOp::FMulScalar: case FpArithOp::FDivScalar:
+    case FpArithOp::FSqrtScalar:
+      return lower_fp_scalar(v, op);
   }
+}
+
+void VectorLowering::lower_fp(Value v, FpOp op) {
+  switch (op) {
+    case FpOp::FMin: return lower_fminmax(v, true, false);
+    case FpOp::FMax: return lower_fminmax(v, false, false);
+    case FpOp::FRecip: return lower_estimate_packed(v, false);
+    case FpOp::FRsqrt: return lower_estimate_packed(v, true);
+    case FpOp::FCmp: return lower_fcmp(v, false);
+    case FpOp::FRound: return lower_round(v, false);
+    case FpOp::FMinScalar: return lower_fminmax(v, true, true);
+    case FpOp::FMaxScalar: return lower_fminmax(v, false, true);
+    case FpOp::FRecipScalar: return lower_estimate_scalar(v, false);
+    case FpOp::FRsqrtScalar: return lower_estimate_scalar(v, true);
+    case FpOp::FCmpScalar: return lower_fcmp(v, true);
+    case FpOp::FRoundScalar: return lower_round(v, true);
+    case FpOp::FCmpFlag: return lower_fcmp_flag(v, true);
+    case FpOp::FCmpCond: return lower_fcmp_flag(v, false);
+    case FpOp::CvtIntToFScalar: return lower_cvt_int_to_scalar(v);
+    case FpOp::CvtFToFScalar: return lower_cvt_fp_scalar(v);
+    case FpOp::CvtFToInt: return lower_cvt_to_int(v);
+    case FpOp::CvtI32ToF32: return two_reg(v, VArr::S4, &Assembler::scvtf);
+    case FpOp::CvtF32ToI32: return lower_cvt_f32_to_i32(v);
+    case FpOp::CvtI32ToF64: return lower_cvt_i32_to_f64(v);
+    case FpOp::CvtF64ToI32: return lower_cvt_f64_to_i32(v);
+    case FpOp::CvtF32ToF64: return two_reg(v, VArr::S2, &Assembler::fcvtl);
+    case FpOp::CvtF64ToF32: return two_reg(v, VArr::S2, &Assembler::fcvtn);
+  }
+}
+
+// One NEON instruction of a into the result.
+void VectorLowering::two_reg(Value v, VArr arr, TwoReg emit) {
+  VReg x = vreg_of(inst(v).args[0]);
+  VReg d = def(v);
+  (a_.*emit)(arr, d, x);
 }
 
 void VectorLowering::merge_low(VReg d, VReg base, unsigned lane) {
@@ -92,94 +97,113 @@ void VectorLowering::flush_tiny(VReg d, VReg x, VReg t) {
   a_.bic(VArr::B16, d, x, t);
 }
 
-void VectorLowering::lower_fp_packed(Value v) {
+// The registers of a floating-point operation that x86's NaN rules are
+// checked for.  The NaN fix-up needs the operands (and its group's): r,
+// where the result is computed, is beside them when d is one of them.
+VectorLowering::FpRegs VectorLowering::packed_regs(Value v, bool unary) {
   const Inst& i = inst(v);
-  const VArr arr = farr(i.lane);
-  const auto op = static_cast<VecOp>(i.aux);
-  const bool unary = op == VecOp::FSqrt || op == VecOp::FRecip || op == VecOp::FRsqrt;
-  VReg x = vreg_of(i.args[0]);
-  VReg y = unary ? x : vreg_of(i.args[1]);
-  std::vector<NanStep> group = nan_group(v);
-  VReg d = def(v);
-  // The NaN fix-up needs the operands (and a group's): compute beside them.
-  const bool exact = c_.cfg_.exact_fp_nan;
-  VReg r = exact && (d == x || d == y || reads_register(group, d)) ? kVTmp0 : d;
-  const bool estimate = op == VecOp::FRecip || op == VecOp::FRsqrt;
-  if (estimate) a_.mrs(kTmp1, SysReg::FPSR);  // the estimates raise no flags (above)
-  switch (op) {
-    case VecOp::FRecip: {  // no new NaN from 1/x: no check
-      const VReg t = scratch(), xf = scratch();
-      flush_tiny(xf, x, t);
-      a_.fmov_imm(arr, kVTmp1, kFpOne);
-      a_.fdiv(arr, r, kVTmp1, xf);
-      flush_tiny(r, r, t);
-      a_.msr(SysReg::FPSR, kTmp1);
-      copy(d, r);
-      return;
-    }
-    case VecOp::FRsqrt: {
-      const VReg t = scratch(), xf = scratch();
-      flush_tiny(xf, x, t);
-      a_.fsqrt(arr, r, xf);
-      a_.fmov_imm(arr, kVTmp1, kFpOne);
-      a_.fdiv(arr, r, kVTmp1, r);
-      break;
-    }
-    default: emit_fp_op(a_, op, i.lane, r, x, y); break;
-  }
-  // A group member is checked by its group's last operation.
-  if (exact && c_.vec_.nan_root_of(v) == ir::kNoValue)
-    check_nan(v, r, x, y, r == kVTmp0 ? scratch() : kVTmp0, std::move(group));
-  if (estimate) a_.msr(SysReg::FPSR, kTmp1);
-  copy(d, r);
+  FpRegs o;
+  o.x = vreg_of(i.args[0]);
+  o.y = unary ? o.x : vreg_of(i.args[1]);
+  o.group = nan_group(v);
+  o.d = def(v);
+  o.r = c_.cfg_.exact_fp_nan && (o.d == o.x || o.d == o.y || reads_register(o.group, o.d)) ? kVTmp0 : o.d;
+  return o;
 }
 
-// A result only element 0 of which is read (low_only) is computed straight
-// into its own register: the elements above need not be merged in.
-void VectorLowering::lower_fp_scalar(Value v) {
-  const Inst& i = inst(v);
-  const FSize fs = fsize(i.lane);
-  const auto op = static_cast<VecOp>(i.aux);
-  VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
-  std::vector<NanStep> group = nan_group(v);
-  const bool low_only = c_.vec_.is_low_only(v);
-  const VReg d = low_only ? def(v) : kVTmp0;
-  const VReg r = d == x || d == y || reads_register(group, d) ? kVTmp0 : d;  // operands stay for the NaN rule
-  const bool estimate = op == VecOp::FRecipScalar || op == VecOp::FRsqrtScalar;
-  if (estimate) a_.mrs(kTmp1, SysReg::FPSR);
-  switch (op) {
-    case VecOp::FRecipScalar: {
-      const VReg t = scratch(), yf = scratch();
-      flush_tiny(yf, y, t);
-      a_.fmov_imm(fs, kVTmp1, kFpOne);
-      a_.fdiv(fs, r, kVTmp1, yf);
-      flush_tiny(r, r, t);
-      break;
-    }
-    case VecOp::FRsqrtScalar: {
-      const VReg t = scratch(), yf = scratch();
-      flush_tiny(yf, y, t);
-      a_.fsqrt(fs, r, yf);
-      a_.fmov_imm(fs, kVTmp1, kFpOne);
-      a_.fdiv(fs, r, kVTmp1, r);
-      break;
-    }
-    default: emit_fp_op(a_, op, i.lane, r, x, y); break;
+// A group member is checked by its group's last operation.
+void VectorLowering::check_packed(Value v, FpRegs& o) {
+  if (c_.cfg_.exact_fp_nan && c_.vec_.nan_root_of(v) == ir::kNoValue)
+    check_nan(v, o.r, o.x, o.y, o.r == kVTmp0 ? scratch() : kVTmp0, std::move(o.group));
+}
+
+void VectorLowering::lower_fp_packed(Value v, FpArithOp op) {
+  FpRegs o = packed_regs(v, op == FpArithOp::FSqrt);
+  emit_fp_op(a_, op, inst(v).lane, o.r, o.x, o.y);
+  check_packed(v, o);
+  copy(o.d, o.r);
+}
+
+// rcpps, rsqrtps (see above); 1/x makes no NaN of its own: rcpps is not
+// checked for x86's NaN rules.
+void VectorLowering::lower_estimate_packed(Value v, bool rsqrt) {
+  const VArr arr = farr(inst(v).lane);
+  FpRegs o = packed_regs(v, true);
+  a_.mrs(kTmp1, SysReg::FPSR);  // the estimates raise no flags (above)
+  const VReg t = scratch(), xf = scratch();
+  flush_tiny(xf, o.x, t);
+  if (rsqrt) {
+    a_.fsqrt(arr, o.r, xf);
+    a_.fmov_imm(arr, kVTmp1, kFpOne);
+    a_.fdiv(arr, o.r, kVTmp1, o.r);
+    check_packed(v, o);
+  } else {
+    a_.fmov_imm(arr, kVTmp1, kFpOne);
+    a_.fdiv(arr, o.r, kVTmp1, xf);
+    flush_tiny(o.r, o.r, t);
   }
-  // 1/x makes no NaN of its own; a group member is checked by its group.
-  if (op != VecOp::FRecipScalar && c_.cfg_.exact_fp_nan && c_.vec_.nan_root_of(v) == ir::kNoValue)
-    check_nan(v, r, x, y, kVTmp0, std::move(group));
-  if (estimate) a_.msr(SysReg::FPSR, kTmp1);
-  if (low_only) copy(d, r);
-  else merge_low(def(v), x, i.lane);
+  a_.msr(SysReg::FPSR, kTmp1);
+  copy(o.d, o.r);
+}
+
+// A scalar result only element 0 of which is read (low_only) is computed
+// straight into its own register: the elements above need not be merged
+// in.  Otherwise r is kVTmp0 and merged into d at the end (finish_scalar).
+VectorLowering::FpRegs VectorLowering::scalar_regs(Value v) {
+  const Inst& i = inst(v);
+  FpRegs o;
+  o.x = vreg_of(i.args[0]);
+  o.y = vreg_of(i.args[1]);
+  o.group = nan_group(v);
+  o.low_only = c_.vec_.is_low_only(v);
+  o.d = o.low_only ? def(v) : kVTmp0;
+  o.r = o.d == o.x || o.d == o.y || reads_register(o.group, o.d) ? kVTmp0 : o.d;  // operands stay for the NaN rule
+  return o;
+}
+
+// A group member is checked by its group.
+void VectorLowering::check_scalar(Value v, FpRegs& o) {
+  if (c_.cfg_.exact_fp_nan && c_.vec_.nan_root_of(v) == ir::kNoValue)
+    check_nan(v, o.r, o.x, o.y, kVTmp0, std::move(o.group));
+}
+
+void VectorLowering::finish_scalar(Value v, const FpRegs& o) {
+  if (o.low_only) copy(o.d, o.r);
+  else merge_low(def(v), o.x, inst(v).lane);
+}
+
+void VectorLowering::lower_fp_scalar(Value v, FpArithOp op) {
+  FpRegs o = scalar_regs(v);
+  emit_fp_op(a_, op, inst(v).lane, o.r, o.x, o.y);
+  check_scalar(v, o);
+  finish_scalar(v, o);
+}
+
+// rcpss, rsqrtss; as the packed ones.
+void VectorLowering::lower_estimate_scalar(Value v, bool rsqrt) {
+  const FSize fs = fsize(inst(v).lane);
+  FpRegs o = scalar_regs(v);
+  a_.mrs(kTmp1, SysReg::FPSR);
+  const VReg t = scratch(), yf = scratch();
+  flush_tiny(yf, o.y, t);
+  if (rsqrt) {
+    a_.fsqrt(fs, o.r, yf);
+    a_.fmov_imm(fs, kVTmp1, kFpOne);
+    a_.fdiv(fs, o.r, kVTmp1, o.r);
+    check_scalar(v, o);
+  } else {
+    a_.fmov_imm(fs, kVTmp1, kFpOne);
+    a_.fdiv(fs, o.r, kVTmp1, yf);
+    flush_tiny(o.r, o.r, t);
+  }
+  a_.msr(SysReg::FPSR, kTmp1);
+  finish_scalar(v, o);
 }
 
 // x86 min: a < b ? a : b; max: a > b ? a : b.  Unordered operands and
 // equal ones (+0/-0) give b, which the compare-and-select does naturally.
-void VectorLowering::lower_fminmax(Value v, bool scalar) {
+void VectorLowering::lower_fminmax(Value v, bool is_min, bool scalar) {
   const Inst& i = inst(v);
-  const auto op = static_cast<VecOp>(i.aux);
-  const bool is_min = op == VecOp::FMin || op == VecOp::FMinScalar;
   VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
   VReg d = def(v);
   if (scalar) {
@@ -260,11 +284,10 @@ constexpr FcmpCondition kFcmpConditions[16] = {
 //   equal:     1 0 0     (0110)                 greater: 0 0 0 (0010)
 // The flags of one comis are adjacent in the IR: while nothing has been
 // emitted since the last compare of the same operands, NZCV still holds it.
-void VectorLowering::lower_fcmp_flag(Value v) {
+void VectorLowering::lower_fcmp_flag(Value v, bool flag) {
   const Inst& i = inst(v);
   unsigned cc = static_cast<unsigned>(i.imm & 15);
-  if (static_cast<VecOp>(i.aux) == VecOp::FCmpFlag)
-    cc = (i.imm & 0xff) == kZF ? 4 : (i.imm & 0xff) == kPF ? 10 : 2;
+  if (flag) cc = (i.imm & 0xff) == kZF ? 4 : (i.imm & 0xff) == kPF ? 10 : 2;
   const FcmpCondition how = kFcmpConditions[cc];
   Reg d = c_.def_gpr(v);
   if (how.kind == FcmpCondition::Zero || how.kind == FcmpCondition::One) {
@@ -383,10 +406,10 @@ void VectorLowering::round(VArr arr, FSize fs, bool scalar, VReg d, VReg x, unsi
   }
 }
 
-void VectorLowering::lower_round(Value v) {
+void VectorLowering::lower_round(Value v, bool scalar) {
   const Inst& i = inst(v);
   const auto imm = static_cast<unsigned>(i.imm & 0xf);
-  if (static_cast<VecOp>(i.aux) == VecOp::FRound) {
+  if (!scalar) {
     VReg x = vreg_of(i.args[0]);
     round(farr(i.lane), fsize(i.lane), false, def(v), x, imm);
     return;
@@ -396,60 +419,74 @@ void VectorLowering::lower_round(Value v) {
   merge_low(def(v), x, i.lane);
 }
 
-void VectorLowering::lower_cvt_packed(Value v) {
+// cvtsi2ss/sd
+void VectorLowering::lower_cvt_int_to_scalar(Value v) {
   const Inst& i = inst(v);
-  const bool trunc = i.imm & 1;
   VReg x = vreg_of(i.args[0]);
+  Reg r = c_.use(i.args[1], kTmp0);
+  a_.scvtf(fsize(i.lane), kVTmp0, inst(i.args[1]).type == Type::I64 ? Size::X : Size::W, r);
+  merge_low(def(v), x, i.lane);
+}
+
+// cvtss2sd, cvtsd2ss
+void VectorLowering::lower_cvt_fp_scalar(Value v) {
+  const Inst& i = inst(v);
+  VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+  a_.fcvt(fsize(i.lane), kVTmp0, i.lane == 3 ? FSize::S : FSize::D, y);
+  merge_low(def(v), x, i.lane);
+}
+
+void VectorLowering::lower_cvt_i32_to_f64(Value v) {
+  VReg x = vreg_of(inst(v).args[0]);
   VReg d = def(v);
-  switch (static_cast<VecOp>(i.aux)) {
-    case VecOp::CvtI32ToF32: a_.scvtf(VArr::S4, d, x); return;
-    case VecOp::CvtI32ToF64:
-      a_.sxtl(VArr::S2, kVTmp0, x);
-      a_.scvtf(VArr::D2, d, kVTmp0);
-      return;
-    case VecOp::CvtF32ToF64: a_.fcvtl(VArr::S2, d, x); return;
-    case VecOp::CvtF64ToF32: a_.fcvtn(VArr::S2, d, x); return;
-    case VecOp::CvtF32ToI32: {
-      VReg src = x;
-      if (!trunc) {
-        a_.frintx(VArr::S4, kVTmp1, x);
-        src = kVTmp1;
-      }
-      a_.movi_s(VArr::S4, kVTmp0, 0x4f, 24);  // 2^31 as a float
-      a_.fcmgt(VArr::S4, kVTmp0, kVTmp0, src);  // in range: below 2^31 and not NaN
-      a_.fcvtzs(VArr::S4, d, src);
-      a_.movi_s(VArr::S4, kVTmp1, 0x80, 24);  // INT_MIN
-      a_.bif(VArr::B16, d, kVTmp1, kVTmp0);
-      return;
-    }
-    default: {  // CvtF64ToI32: through 64-bit integers, then a range check
-      // FRINTZ/FRINTI (truncating, or by MXCSR) raise no inexact; FRINTX
-      // below raises it for the lanes in range only (x86: an invalid
-      // conversion is not also inexact).
-      VReg src = kVTmp1;
-      if (trunc) a_.frintz(VArr::D2, src, x);
-      else a_.frinti(VArr::D2, src, x);
-      VReg t = scratch(), u = scratch();
-      a_.fcvtzs(VArr::D2, kVTmp0, src);
-      a_.xtn(VArr::S2, t, kVTmp0);
-      a_.sxtl(VArr::S2, u, t);
-      a_.cmeq(VArr::D2, u, u, kVTmp0);          // fits in 32 bits
-      a_.fcmeq(VArr::D2, kVTmp0, src, src);     // not NaN
-      a_.and_(VArr::B16, u, u, kVTmp0);
-      a_.mov(VArr::B16, kVTmp0, u);
-      a_.bsl(VArr::B16, kVTmp0, x, src);
-      a_.frintx(VArr::D2, kVTmp0, kVTmp0);
-      // A value beyond int32 but within int64 raised nothing yet: x86 says
-      // invalid.  Converting a NaN (all ones) in those lanes raises it.
-      a_.orn(VArr::B16, kVTmp0, src, u);
-      a_.fcvtzs(VArr::D2, kVTmp0, kVTmp0);
-      a_.xtn(VArr::S2, u, u);
-      a_.movi_s(VArr::S2, kVTmp0, 0x80, 24);    // INT_MIN, upper half zero
-      a_.bif(VArr::B16, t, kVTmp0, u);
-      copy(d, t);
-      return;
-    }
+  a_.sxtl(VArr::S2, kVTmp0, x);
+  a_.scvtf(VArr::D2, d, kVTmp0);
+}
+
+void VectorLowering::lower_cvt_f32_to_i32(Value v) {
+  const bool trunc = inst(v).imm & 1;
+  VReg x = vreg_of(inst(v).args[0]);
+  VReg d = def(v);
+  VReg src = x;
+  if (!trunc) {
+    a_.frintx(VArr::S4, kVTmp1, x);
+    src = kVTmp1;
   }
+  a_.movi_s(VArr::S4, kVTmp0, 0x4f, 24);  // 2^31 as a float
+  a_.fcmgt(VArr::S4, kVTmp0, kVTmp0, src);  // in range: below 2^31 and not NaN
+  a_.fcvtzs(VArr::S4, d, src);
+  a_.movi_s(VArr::S4, kVTmp1, 0x80, 24);  // INT_MIN
+  a_.bif(VArr::B16, d, kVTmp1, kVTmp0);
+}
+
+// Through 64-bit integers, then a range check.  FRINTZ/FRINTI (truncating,
+// or by MXCSR) raise no inexact; FRINTX below raises it for the lanes in
+// range only (x86: an invalid conversion is not also inexact).
+void VectorLowering::lower_cvt_f64_to_i32(Value v) {
+  const bool trunc = inst(v).imm & 1;
+  VReg x = vreg_of(inst(v).args[0]);
+  VReg d = def(v);
+  VReg src = kVTmp1;
+  if (trunc) a_.frintz(VArr::D2, src, x);
+  else a_.frinti(VArr::D2, src, x);
+  VReg t = scratch(), u = scratch();
+  a_.fcvtzs(VArr::D2, kVTmp0, src);
+  a_.xtn(VArr::S2, t, kVTmp0);
+  a_.sxtl(VArr::S2, u, t);
+  a_.cmeq(VArr::D2, u, u, kVTmp0);          // fits in 32 bits
+  a_.fcmeq(VArr::D2, kVTmp0, src, src);     // not NaN
+  a_.and_(VArr::B16, u, u, kVTmp0);
+  a_.mov(VArr::B16, kVTmp0, u);
+  a_.bsl(VArr::B16, kVTmp0, x, src);
+  a_.frintx(VArr::D2, kVTmp0, kVTmp0);
+  // A value beyond int32 but within int64 raised nothing yet: x86 says
+  // invalid.  Converting a NaN (all ones) in those lanes raises it.
+  a_.orn(VArr::B16, kVTmp0, src, u);
+  a_.fcvtzs(VArr::D2, kVTmp0, kVTmp0);
+  a_.xtn(VArr::S2, u, u);
+  a_.movi_s(VArr::S2, kVTmp0, 0x80, 24);    // INT_MIN, upper half zero
+  a_.bif(VArr::B16, t, kVTmp0, u);
+  copy(d, t);
 }
 
 }  // namespace phybin::arm64

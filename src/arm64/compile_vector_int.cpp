@@ -1,11 +1,11 @@
-// Lowering of the integer vector operations (SSE2 p* instructions) to NEON.
+// Lowering of the Int family of vector operations (ir/vecops.inc: the SSE2
+// p* instructions) to NEON.
 #include "arm64/compile_vector.h"
 
 namespace phybin::arm64 {
 
 using ir::Inst;
 using ir::Value;
-using ir::VecOp;
 using regmap::kTmp0;
 using regmap::kTmp1;
 using regmap::kVTmp0;
@@ -19,72 +19,68 @@ VArr half_arr(unsigned lane) { return make_varr(lane, false); }
 
 }  // namespace
 
-bool VectorLowering::lower_int(Value v) {
-  const Inst& i = inst(v);
-  const VArr arr = arr_of(i.lane);
-  switch (static_cast<VecOp>(i.aux)) {
-    case VecOp::ShlImm: case VecOp::LshrImm: case VecOp::AshrImm: lower_shift_imm(v); return true;
-    case VecOp::Shl: case VecOp::Lshr: case VecOp::Ashr: lower_shift_vec(v); return true;
-    case VecOp::ByteShl: case VecOp::ByteShr: lower_byte_shift(v); return true;
-    case VecOp::PackSS: case VecOp::PackUS: lower_pack(v); return true;
-    case VecOp::Shuffle: lower_shuffle(v); return true;
-    case VecOp::ShuffleLo16: case VecOp::ShuffleHi16: lower_shuffle16(v); return true;
-    case VecOp::Shuffle2: lower_shuffle2(v); return true;
-    case VecOp::MulHiS: case VecOp::MulHiU: case VecOp::MulEvenU: case VecOp::MaddPairs: case VecOp::SadU8:
-      lower_multiply(v);
-      return true;
-    case VecOp::Add: case VecOp::Sub: case VecOp::AddSatS: case VecOp::AddSatU: case VecOp::SubSatS:
-    case VecOp::SubSatU: case VecOp::MinS: case VecOp::MinU: case VecOp::MaxS: case VecOp::MaxU:
-    case VecOp::CmpEq: case VecOp::CmpGtS: case VecOp::AvgU: case VecOp::MulLo: case VecOp::And:
-    case VecOp::Or: case VecOp::Xor: case VecOp::AndNot: case VecOp::ZipLo: case VecOp::ZipHi:
-      break;
-    default: return false;
+void VectorLowering::lower_int(Value v, IntOp op) {
+  const VArr arr = arr_of(inst(v).lane);
+  switch (op) {
+    case IntOp::Add: return three_same(v, arr, &Assembler::add);
+    case IntOp::Sub: return three_same(v, arr, &Assembler::sub);
+    case IntOp::AddSatS: return three_same(v, arr, &Assembler::sqadd);
+    case IntOp::AddSatU: return three_same(v, arr, &Assembler::uqadd);
+    case IntOp::SubSatS: return three_same(v, arr, &Assembler::sqsub);
+    case IntOp::SubSatU: return three_same(v, arr, &Assembler::uqsub);
+    case IntOp::MinS: return three_same(v, arr, &Assembler::smin);
+    case IntOp::MinU: return three_same(v, arr, &Assembler::umin);
+    case IntOp::MaxS: return three_same(v, arr, &Assembler::smax);
+    case IntOp::MaxU: return three_same(v, arr, &Assembler::umax);
+    case IntOp::CmpEq: return three_same(v, arr, &Assembler::cmeq);
+    case IntOp::CmpGtS: return three_same(v, arr, &Assembler::cmgt);
+    case IntOp::AvgU: return three_same(v, arr, &Assembler::urhadd);
+    case IntOp::MulLo: return three_same(v, arr, &Assembler::mul);
+    case IntOp::MulHiS: return lower_mul_high(v, true);
+    case IntOp::MulHiU: return lower_mul_high(v, false);
+    case IntOp::MulEvenU: return lower_mul_even_u(v);
+    case IntOp::MaddPairs: return lower_madd_pairs(v);
+    case IntOp::SadU8: return lower_sad(v);
+    case IntOp::And: return three_same(v, VArr::B16, &Assembler::and_);
+    case IntOp::Or: return three_same(v, VArr::B16, &Assembler::orr);
+    case IntOp::Xor: return three_same(v, VArr::B16, &Assembler::eor);
+    case IntOp::AndNot: return three_same(v, VArr::B16, &Assembler::bic);
+    case IntOp::ShlImm: case IntOp::LshrImm: case IntOp::AshrImm: return lower_shift_imm(v, op);
+    case IntOp::Shl: case IntOp::Lshr: case IntOp::Ashr: return lower_shift_vec(v, op);
+    case IntOp::ByteShl: case IntOp::ByteShr: return lower_byte_shift(v, op);
+    case IntOp::ZipLo: return three_same(v, arr, &Assembler::zip1);
+    case IntOp::ZipHi: return three_same(v, arr, &Assembler::zip2);
+    case IntOp::PackSS: case IntOp::PackUS: return lower_pack(v, op);
+    case IntOp::Shuffle: return lower_shuffle(v);
+    case IntOp::ShuffleLo16: case IntOp::ShuffleHi16: return lower_shuffle16(v, op);
+    case IntOp::Shuffle2: return lower_shuffle2(v);
   }
+}
+
+// One NEON instruction of a and b into the result (also used by IntExt).
+void VectorLowering::three_same(Value v, VArr arr, ThreeSame emit) {
+  const Inst& i = inst(v);
   VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
   VReg d = def(v);
-  switch (static_cast<VecOp>(i.aux)) {
-    case VecOp::Add: a_.add(arr, d, x, y); break;
-    case VecOp::Sub: a_.sub(arr, d, x, y); break;
-    case VecOp::AddSatS: a_.sqadd(arr, d, x, y); break;
-    case VecOp::AddSatU: a_.uqadd(arr, d, x, y); break;
-    case VecOp::SubSatS: a_.sqsub(arr, d, x, y); break;
-    case VecOp::SubSatU: a_.uqsub(arr, d, x, y); break;
-    case VecOp::MinS: a_.smin(arr, d, x, y); break;
-    case VecOp::MinU: a_.umin(arr, d, x, y); break;
-    case VecOp::MaxS: a_.smax(arr, d, x, y); break;
-    case VecOp::MaxU: a_.umax(arr, d, x, y); break;
-    case VecOp::CmpEq: a_.cmeq(arr, d, x, y); break;
-    case VecOp::CmpGtS: a_.cmgt(arr, d, x, y); break;
-    case VecOp::AvgU: a_.urhadd(arr, d, x, y); break;
-    case VecOp::MulLo: a_.mul(arr, d, x, y); break;
-    case VecOp::And: a_.and_(VArr::B16, d, x, y); break;
-    case VecOp::Or: a_.orr(VArr::B16, d, x, y); break;
-    case VecOp::Xor: a_.eor(VArr::B16, d, x, y); break;
-    case VecOp::AndNot: a_.bic(VArr::B16, d, x, y); break;
-    case VecOp::ZipLo: a_.zip1(arr, d, x, y); break;
-    case VecOp::ZipHi: a_.zip2(arr, d, x, y); break;
-    default: break;
-  }
-  return true;
+  (a_.*emit)(arr, d, x, y);
 }
 
 // x86 shift counts at or above the element width give zero (arithmetic
 // shifts fill with the sign); NEON immediates stop at the width.
-void VectorLowering::lower_shift_imm(Value v) {
+void VectorLowering::lower_shift_imm(Value v, IntOp op) {
   const Inst& i = inst(v);
   const VArr arr = arr_of(i.lane);
   const unsigned bits = 8u << i.lane;
   const uint64_t n = i.imm;
   VReg x = vreg_of(i.args[0]);
   VReg d = def(v);
-  auto op = static_cast<VecOp>(i.aux);
   if (n == 0) {
     copy(d, x);
-  } else if (op == VecOp::AshrImm) {
+  } else if (op == IntOp::AshrImm) {
     a_.sshr(arr, d, x, static_cast<unsigned>(n < bits ? n : bits));
   } else if (n >= bits) {
     a_.movi(VArr::D2, d, 0);
-  } else if (op == VecOp::ShlImm) {
+  } else if (op == IntOp::ShlImm) {
     a_.shl(arr, d, x, static_cast<unsigned>(n));
   } else {
     a_.ushr(arr, d, x, static_cast<unsigned>(n));
@@ -94,24 +90,23 @@ void VectorLowering::lower_shift_imm(Value v) {
 // Count from the low 64 bits of a vector: clamped to the element width
 // (where USHL/SSHL already give x86's results), negated for right shifts,
 // and broadcast for USHL/SSHL, which read each lane's low byte as signed.
-void VectorLowering::lower_shift_vec(Value v) {
+void VectorLowering::lower_shift_vec(Value v, IntOp op) {
   const Inst& i = inst(v);
   const VArr arr = arr_of(i.lane);
   const unsigned bits = 8u << i.lane;
   VReg x = vreg_of(i.args[0]), count = vreg_of(i.args[1]);
   VReg d = def(v);
-  auto op = static_cast<VecOp>(i.aux);
   a_.fmov(FSize::D, kTmp0, count);
   a_.movz(Size::X, kTmp1, static_cast<uint16_t>(bits));
   a_.cmp(Size::X, kTmp0, kTmp1);
   a_.csel(Size::X, kTmp0, kTmp0, kTmp1, Cond::LO);
-  if (op != VecOp::Shl) a_.neg(Size::X, kTmp0, kTmp0);
+  if (op != IntOp::Shl) a_.neg(Size::X, kTmp0, kTmp0);
   a_.dup(arr, kVTmp0, kTmp0);
-  if (op == VecOp::Ashr) a_.sshl(arr, d, x, kVTmp0);
+  if (op == IntOp::Ashr) a_.sshl(arr, d, x, kVTmp0);
   else a_.ushl(arr, d, x, kVTmp0);
 }
 
-void VectorLowering::lower_byte_shift(Value v) {
+void VectorLowering::lower_byte_shift(Value v, IntOp op) {
   const Inst& i = inst(v);
   const uint64_t n = i.imm;
   VReg x = vreg_of(i.args[0]);
@@ -125,7 +120,7 @@ void VectorLowering::lower_byte_shift(Value v) {
     return;
   }
   a_.movi(VArr::D2, kVTmp0, 0);
-  if (static_cast<VecOp>(i.aux) == VecOp::ByteShl)
+  if (op == IntOp::ByteShl)
     a_.ext(VArr::B16, d, kVTmp0, x, static_cast<unsigned>(16 - n));
   else
     a_.ext(VArr::B16, d, x, kVTmp0, static_cast<unsigned>(n));
@@ -133,13 +128,13 @@ void VectorLowering::lower_byte_shift(Value v) {
 
 // packsswb/packssdw/packuswb: a's elements narrowed into the low half, b's
 // into the high half.
-void VectorLowering::lower_pack(Value v) {
+void VectorLowering::lower_pack(Value v, IntOp op) {
   const Inst& i = inst(v);
   VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
   VReg d = def(v);
   VReg t = d == y ? kVTmp0 : d;  // the first narrowing would overwrite b (packuswb x, x too)
   const VArr lo = half_arr(i.lane - 1), hi = arr_of(i.lane - 1);
-  if (static_cast<VecOp>(i.aux) == VecOp::PackSS) {
+  if (op == IntOp::PackSS) {
     a_.sqxtn(lo, t, x);
     a_.sqxtn(hi, t, y);
   } else {
@@ -187,10 +182,10 @@ void VectorLowering::lower_shuffle(Value v) {
 }
 
 // pshuflw/pshufhw: four words of one half selected, the other half kept.
-void VectorLowering::lower_shuffle16(Value v) {
+void VectorLowering::lower_shuffle16(Value v, IntOp op) {
   const Inst& i = inst(v);
   const unsigned imm = static_cast<unsigned>(i.imm & 0xff);
-  const unsigned base = static_cast<VecOp>(i.aux) == VecOp::ShuffleHi16 ? 4 : 0;
+  const unsigned base = op == IntOp::ShuffleHi16 ? 4 : 0;
   VReg x = vreg_of(i.args[0]);
   VReg d = def(v);
   if (imm == 0xE4) {
@@ -248,43 +243,51 @@ void VectorLowering::lower_shuffle2(Value v) {
   copy(d, t);
 }
 
-void VectorLowering::lower_multiply(Value v) {
+// pmulhw/pmulhuw: the high halves of the 32-bit products.
+void VectorLowering::lower_mul_high(Value v, bool sign) {
   const Inst& i = inst(v);
   VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
   VReg d = def(v);
-  switch (static_cast<VecOp>(i.aux)) {
-    case VecOp::MulHiS:  // pmulhw: the high halves of the 32-bit products
-    case VecOp::MulHiU: {
-      bool sign = static_cast<VecOp>(i.aux) == VecOp::MulHiS;
-      const VArr lo = half_arr(i.lane), hi = arr_of(i.lane);
-      if (sign) {
-        a_.smull(lo, kVTmp0, x, y);
-        a_.smull(hi, kVTmp1, x, y);
-      } else {
-        a_.umull(lo, kVTmp0, x, y);
-        a_.umull(hi, kVTmp1, x, y);
-      }
-      a_.uzp2(arr_of(i.lane), d, kVTmp0, kVTmp1);
-      return;
-    }
-    case VecOp::MulEvenU:  // pmuludq
-      a_.xtn(VArr::S2, kVTmp0, x);
-      a_.xtn(VArr::S2, kVTmp1, y);
-      a_.umull(VArr::S2, d, kVTmp0, kVTmp1);
-      return;
-    case VecOp::MaddPairs:  // pmaddwd
-      a_.smull(VArr::H4, kVTmp0, x, y);
-      a_.smull(VArr::H8, kVTmp1, x, y);
-      a_.addp(VArr::S4, d, kVTmp0, kVTmp1);
-      return;
-    case VecOp::SadU8:  // psadbw
-      a_.uabd(VArr::B16, kVTmp0, x, y);
-      a_.uaddlp(VArr::B16, kVTmp0, kVTmp0);
-      a_.uaddlp(VArr::H8, kVTmp0, kVTmp0);
-      a_.uaddlp(VArr::S4, d, kVTmp0);
-      return;
-    default: return;
+  const VArr lo = half_arr(i.lane), hi = arr_of(i.lane);
+  if (sign) {
+    a_.smull(lo, kVTmp0, x, y);
+    a_.smull(hi, kVTmp1, x, y);
+  } else {
+    a_.umull(lo, kVTmp0, x, y);
+    a_.umull(hi, kVTmp1, x, y);
   }
+  a_.uzp2(arr_of(i.lane), d, kVTmp0, kVTmp1);
+}
+
+// pmuludq
+void VectorLowering::lower_mul_even_u(Value v) {
+  const Inst& i = inst(v);
+  VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+  VReg d = def(v);
+  a_.xtn(VArr::S2, kVTmp0, x);
+  a_.xtn(VArr::S2, kVTmp1, y);
+  a_.umull(VArr::S2, d, kVTmp0, kVTmp1);
+}
+
+// pmaddwd
+void VectorLowering::lower_madd_pairs(Value v) {
+  const Inst& i = inst(v);
+  VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+  VReg d = def(v);
+  a_.smull(VArr::H4, kVTmp0, x, y);
+  a_.smull(VArr::H8, kVTmp1, x, y);
+  a_.addp(VArr::S4, d, kVTmp0, kVTmp1);
+}
+
+// psadbw
+void VectorLowering::lower_sad(Value v) {
+  const Inst& i = inst(v);
+  VReg x = vreg_of(i.args[0]), y = vreg_of(i.args[1]);
+  VReg d = def(v);
+  a_.uabd(VArr::B16, kVTmp0, x, y);
+  a_.uaddlp(VArr::B16, kVTmp0, kVTmp0);
+  a_.uaddlp(VArr::H8, kVTmp0, kVTmp0);
+  a_.uaddlp(VArr::S4, d, kVTmp0);
 }
 
 }  // namespace phybin::arm64

@@ -1,5 +1,6 @@
-// The MXCSR modes AArch64's FPCR cannot express (ir/fp_mode.h): the DE
-// check of exact mode, and the software flushes for DAZ or FTZ alone.
+// The Mxcsr family of vector operations: the MXCSR modes AArch64's FPCR
+// cannot express (ir/fp_mode.h), the DE check of exact mode and the
+// software flushes for DAZ or FTZ alone.
 // Everything works on the raw bits, with integer compares, so that these
 // checks raise no floating-point flags of their own.
 #include <cstddef>
@@ -12,7 +13,6 @@ namespace phybin::arm64 {
 
 using ir::Inst;
 using ir::Value;
-using ir::VecOp;
 using regmap::kTmp0;
 using regmap::kTmp1;
 using regmap::kVTmp0;
@@ -46,12 +46,11 @@ void VectorLowering::set_mxcsr_flags_if(Reg any, uint32_t flags) {
   });
 }
 
-bool VectorLowering::lower_mxcsr_mode(Value v) {
-  switch (static_cast<VecOp>(inst(v).aux)) {
-    case VecOp::DenormCheck: lower_denorm_check(v); return true;
-    case VecOp::FlushDenorm: lower_flush(v, false); return true;
-    case VecOp::FlushTiny: lower_flush(v, true); return true;
-    default: return false;
+void VectorLowering::lower_mxcsr(Value v, MxcsrOp op) {
+  switch (op) {
+    case MxcsrOp::DenormCheck: return lower_denorm_check(v);
+    case MxcsrOp::FlushDenorm: return lower_flush(v, false);
+    case MxcsrOp::FlushTiny: return lower_flush(v, true);
   }
 }
 

@@ -13,55 +13,48 @@
 // the unfixed NaN.
 #include "arm64/compile_vector.h"
 
-#include "common/error.h"
-
 namespace phybin::arm64 {
 
 using ir::Inst;
 using ir::Opcode;
 using ir::Value;
+using ir::VecFamily;
 using ir::VecOp;
 using regmap::kVTmp0;
 using regmap::kVTmp1;
 
 namespace {
 
-// Operations a NaN operand always turns into a NaN result.
-bool propagates_nan(const Inst& in) {
-  if (in.op != Opcode::VBinary && in.op != Opcode::VUnary) return false;
-  switch (static_cast<VecOp>(in.aux)) {
-    case VecOp::FAdd: case VecOp::FSub: case VecOp::FMul: case VecOp::FDiv: case VecOp::FSqrt:
-    case VecOp::FAddScalar: case VecOp::FSubScalar: case VecOp::FMulScalar: case VecOp::FDivScalar:
-    case VecOp::FSqrtScalar:
-      return true;
-    default: return false;
-  }
-}
+// Operations a NaN operand always turns into a NaN result (emit_fp_op
+// computes them again in a group's cold path).
+bool propagates_nan(const Inst& in) { return in_family(in, VecFamily::FpArith); }
 
+// Whether an operation has one operand: those check_nan checks alone
+// (FpArith and rsqrt) and a group's steps (FpArith).
 bool is_unary(VecOp op) {
   return op == VecOp::FSqrt || op == VecOp::FSqrtScalar || op == VecOp::FRsqrt || op == VecOp::FRsqrtScalar;
 }
+bool is_unary(FpArithOp op) { return op == FpArithOp::FSqrt || op == FpArithOp::FSqrtScalar; }
 bool is_scalar(VecOp op) { return op >= VecOp::FAddScalar && op <= VecOp::FRsqrtScalar; }
 
 constexpr unsigned kMaxGroupMembers = 4;  // their operands stay in registers
 
 }  // namespace
 
-void emit_fp_op(Assembler& a, VecOp op, unsigned lane, VReg r, VReg x, VReg y) {
+void emit_fp_op(Assembler& a, FpArithOp op, unsigned lane, VReg r, VReg x, VReg y) {
   const VArr arr = farr(lane);
   const FSize fs = fsize(lane);
   switch (op) {
-    case VecOp::FAdd: a.fadd(arr, r, x, y); break;
-    case VecOp::FSub: a.fsub(arr, r, x, y); break;
-    case VecOp::FMul: a.fmul(arr, r, x, y); break;
-    case VecOp::FDiv: a.fdiv(arr, r, x, y); break;
-    case VecOp::FSqrt: a.fsqrt(arr, r, x); break;
-    case VecOp::FAddScalar: a.fadd(fs, r, x, y); break;
-    case VecOp::FSubScalar: a.fsub(fs, r, x, y); break;
-    case VecOp::FMulScalar: a.fmul(fs, r, x, y); break;
-    case VecOp::FDivScalar: a.fdiv(fs, r, x, y); break;
-    case VecOp::FSqrtScalar: a.fsqrt(fs, r, y); break;
-    default: throw Error(ErrorCode::PHYBIN_ERR_INTERNAL, "emit_fp_op: not an arithmetic operation");
+    case FpArithOp::FAdd: return a.fadd(arr, r, x, y);
+    case FpArithOp::FSub: return a.fsub(arr, r, x, y);
+    case FpArithOp::FMul: return a.fmul(arr, r, x, y);
+    case FpArithOp::FDiv: return a.fdiv(arr, r, x, y);
+    case FpArithOp::FSqrt: return a.fsqrt(arr, r, x);
+    case FpArithOp::FAddScalar: return a.fadd(fs, r, x, y);
+    case FpArithOp::FSubScalar: return a.fsub(fs, r, x, y);
+    case FpArithOp::FMulScalar: return a.fmul(fs, r, x, y);
+    case FpArithOp::FDivScalar: return a.fdiv(fs, r, x, y);
+    case FpArithOp::FSqrtScalar: return a.fsqrt(fs, r, y);
   }
 }
 
@@ -116,7 +109,7 @@ std::vector<NanStep> VectorLowering::nan_group(Value v) {
     const auto op = static_cast<VecOp>(mi.aux);
     const VReg mx = vreg_of(mi.args[0]);
     const VReg my = mi.args[1] == ir::kNoValue ? mx : vreg_of(mi.args[1]);
-    steps.push_back(NanStep{op, mi.lane, is_scalar(op), vreg_of(m), mx, my});
+    steps.push_back(NanStep{family_op<FpArithOp>(op), mi.lane, is_scalar(op), vreg_of(m), mx, my});
   }
   return steps;
 }
@@ -136,7 +129,8 @@ void VectorLowering::check_nan(Value v, VReg r, VReg x, VReg y, VReg t, std::vec
     else a_.fmaxp(FSize::D, kVTmp1, r);
     a_.fcmp(fsize(lane), kVTmp1, kVTmp1);
   }
-  if (!steps.empty()) steps.push_back(NanStep{op, lane, scalar, r, x, y});
+  // Only FpArith operations are in groups (propagates_nan), roots too.
+  if (!steps.empty()) steps.push_back(NanStep{family_op<FpArithOp>(op), lane, scalar, r, x, y});
   cold(Cond::VS, [steps, op, lane, scalar, r, x, y, t](Assembler& a, Label& resume) {
     if (steps.empty()) {  // the operation alone: its result is there
       if (scalar) scalar_nan_fixup(a, lane, is_unary(op), r, x, y, resume);
@@ -175,10 +169,7 @@ void BlockCompiler::find_nan_groups() {
     // Unmasked exceptions and the software MXCSR modes check each
     // operation on its own: no groups there.
     if (in.op == Opcode::FpTrapCheck) return;
-    if ((in.op == Opcode::VBinary || in.op == Opcode::VUnary || in.op == Opcode::VTernary) &&
-        (static_cast<VecOp>(in.aux) == VecOp::DenormCheck || static_cast<VecOp>(in.aux) == VecOp::FlushDenorm ||
-         static_cast<VecOp>(in.aux) == VecOp::FlushTiny))
-      return;
+    if (in_family(in, VecFamily::Mxcsr)) return;
     for (Value a : in.args)
       if (a != ir::kNoValue && uses[a] < 2) ++uses[a];
     any |= propagates_nan(in);

@@ -11,7 +11,7 @@ namespace phybin::ir {
 namespace {
 
 // What an opcode's result and arguments may be (opcodes.inc).
-enum class Rule : uint8_t { None, Opt, Void, I1, I32, I64, V128, Int, Scalar, Data, Any, Same, Arg0 };
+enum class Rule : uint8_t { None, Opt, Void, I1, I32, I64, V128, Int, I32or64, Scalar, Data, Any, Same, Arg0 };
 
 struct OpInfo {
   const char* name;
@@ -29,6 +29,17 @@ constexpr OpInfo kOps[] = {
 };
 static_assert(std::size(kOps) == static_cast<size_t>(Opcode::Count));
 
+// The same for the VecOp in the aux of a vector opcode (vecops.inc).
+constexpr OpInfo kVecOps[] = {
+#define V(name, nargs, family, result, arg0, arg1, arg2) \
+  {#name, nargs, 0, Rule::result, {Rule::arg0, Rule::arg1, Rule::arg2}},
+#include "ir/vecops.inc"
+#undef V
+};
+static_assert(std::size(kVecOps) == static_cast<size_t>(VecOp::Count));
+
+bool is_vector_op(Opcode op) { return op == Opcode::VUnary || op == Opcode::VBinary || op == Opcode::VTernary; }
+
 const OpInfo& info(Opcode op) { return kOps[static_cast<int>(op)]; }
 
 bool is_int(Type t) { return t == Type::I8 || t == Type::I16 || t == Type::I32 || t == Type::I64; }
@@ -44,6 +55,7 @@ bool satisfies(Rule r, Type t, Type result, Type arg0) {
     case Rule::I64: return t == Type::I64;
     case Rule::V128: return t == Type::V128;
     case Rule::Int: return is_int(t);
+    case Rule::I32or64: return t == Type::I32 || t == Type::I64;
     case Rule::Scalar: return t == Type::I1 || is_int(t);
     case Rule::Data: return t != Type::Void;
     case Rule::Same: return t == result;
@@ -64,13 +76,11 @@ bool defined_before(const Block& block, Value arg, size_t user) {
   return arg < block.insts.size() && arg < user && !block.at(arg).dead;
 }
 
-// What is wrong with instruction v, or nullptr; `arg` says which argument.
-// No allocation: the runtime checks every block it translates.
-const char* check_inst(const Block& block, Value v, int& arg) {
+// What is wrong with instruction v by table row `op`, or nullptr; `arg`
+// says which argument.
+const char* check_row(const Block& block, Value v, const OpInfo& op, int& arg) {
   const Inst& in = block.at(v);
   arg = -1;
-  if (static_cast<size_t>(in.op) >= std::size(kOps)) return "unknown opcode";
-  const OpInfo& op = info(in.op);
   if (!satisfies(op.result, in.type, in.type, Type::Void)) return "result type";
   const Type arg0 = in.args[0] != kNoValue && in.args[0] < block.insts.size() ? block.at(in.args[0]).type : Type::Void;
   for (int i = 0; i < 3; ++i) {
@@ -80,20 +90,38 @@ const char* check_inst(const Block& block, Value v, int& arg) {
       if (i < op.nargs && op.args[i] != Rule::Opt) return "missing";
       continue;
     }
-    if (i >= op.nargs) return "beyond the opcode's argument count";
+    if (i >= op.nargs) return "beyond the argument count";
     if (!defined_before(block, a, v)) return "is not a live earlier value";
     if (!satisfies(op.args[i], block.at(a).type, in.type, arg0)) return "has the wrong type";
   }
   return nullptr;
 }
 
+// What is wrong with instruction v, or nullptr: by its opcode's row, then
+// a vector opcode by its VecOp's (`by_vecop` says which rejected it).
+// No allocation: the runtime checks every block it translates.
+const char* check_inst(const Block& block, Value v, int& arg, bool& by_vecop) {
+  const Inst& in = block.at(v);
+  arg = -1;
+  by_vecop = false;
+  if (static_cast<size_t>(in.op) >= std::size(kOps)) return "unknown opcode";
+  if (const char* what = check_row(block, v, info(in.op), arg)) return what;
+  if (!is_vector_op(in.op)) return nullptr;
+  by_vecop = true;
+  arg = -1;
+  if (in.aux >= std::size(kVecOps)) return "unknown vector op";
+  return check_row(block, v, kVecOps[in.aux], arg);
+}
+
 std::string verify_inst(const Block& block, Value v) {
   int arg;
-  const char* what = check_inst(block, v, arg);
+  bool by_vecop;
+  const char* what = check_inst(block, v, arg, by_vecop);
   if (!what) return "";
   const Inst& in = block.at(v);
-  if (arg < 0) return problem(block, v, std::string(what) + (what[0] == 'r' ? std::string(" ") + type_name(in.type) : ""));
-  const std::string which = "argument " + std::to_string(arg) + " ";
+  const std::string row = by_vecop && in.aux < std::size(kVecOps) ? std::string(kVecOps[in.aux].name) + ": " : "";
+  if (arg < 0) return problem(block, v, row + what + (what[0] == 'r' ? std::string(" ") + type_name(in.type) : ""));
+  const std::string which = row + "argument " + std::to_string(arg) + " ";
   const bool typed = in.args[arg] != kNoValue && in.args[arg] < block.insts.size();
   return problem(block, v, which + what + (typed ? std::string(" (") + type_name(block.at(in.args[arg]).type) + ")" : ""));
 }
@@ -122,7 +150,8 @@ const char* check_lazy_flags(const Block& block) {
 std::string verify(const Block& block) {
   for (Value v = 0; v < block.insts.size(); ++v) {
     int arg;
-    if (!block.at(v).dead && check_inst(block, v, arg)) return verify_inst(block, v);
+    bool by_vecop;
+    if (!block.at(v).dead && check_inst(block, v, arg, by_vecop)) return verify_inst(block, v);
   }
   const Exit& e = block.exit;
   const size_t end = block.insts.size();
@@ -146,14 +175,7 @@ int opcode_arg_count(Opcode op) { return info(op).nargs; }
 bool opcode_has_side_effect(Opcode op) { return (info(op).props & (kSideEffect | kCall)) != 0; }
 bool opcode_is_call(Opcode op) { return (info(op).props & kCall) != 0; }
 
-const char* vecop_name(VecOp op) {
-  static const char* const kNames[] = {
-#define V(name, nargs) #name,
-#include "ir/vecops.inc"
-#undef V
-  };
-  return op < VecOp::Count ? kNames[static_cast<int>(op)] : "?";
-}
+const char* vecop_name(VecOp op) { return op < VecOp::Count ? kVecOps[static_cast<int>(op)].name : "?"; }
 
 const char* type_name(Type t) {
   static const char* const kNames[] = {"void", "i1", "i8", "i16", "i32", "i64", "v128"};

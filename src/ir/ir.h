@@ -19,12 +19,32 @@ enum class Opcode : uint8_t {
 
 // What a VUnary/VBinary/VTernary computes (Inst::aux); see ir/vecops.inc.
 enum class VecOp : uint8_t {
-#define V(name, nargs) name,
+#define V(name, nargs, family, result, arg0, arg1, arg2) name,
 #include "ir/vecops.inc"
 #undef V
   Count
 };
 const char* vecop_name(VecOp op);
+
+// The backend lowering of a VecOp (vecops.inc's Family column).  The
+// backend's switch over the family has no default, nor has each family's
+// switch over its operations (src/arm64/compile_vector_ops.h).
+enum class VecFamily : uint8_t {
+  Move,     // between vectors and general registers (compile_vector.cpp)
+  Int,      // SSE2 integer: arithmetic, shifts, packs, shuffles (compile_vector_int.cpp)
+  IntExt,   // SSSE3 and SSE4.1 integer (compile_vector_ext.cpp)
+  Crypto,   // AES rounds and carry-less multiply (compile_vector_ext.cpp)
+  FpArith,  // FP arithmetic with x86's NaN rules checked (compile_vector_fp.cpp, _nan.cpp)
+  Fp,       // the other FP operations and the conversions (compile_vector_fp.cpp)
+  Mxcsr,    // MXCSR modes without an FPCR bit (compile_vector_mxcsr.cpp)
+};
+
+inline constexpr VecFamily kVecFamilies[] = {
+#define V(name, nargs, family, result, arg0, arg1, arg2) VecFamily::family,
+#include "ir/vecops.inc"
+#undef V
+};
+constexpr VecFamily vecop_family(VecOp op) { return kVecFamilies[static_cast<int>(op)]; }
 
 enum OpProps : uint8_t { kPure = 1, kSideEffect = 2, kCall = 4 };
 
