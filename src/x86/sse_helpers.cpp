@@ -1,6 +1,7 @@
 // C++ side of the rare SSE instructions: MXCSR (which lives in the host's
 // FPCR/FPSR while the guest runs), FXSAVE/FXRSTOR, MASKMOVDQU, and the
 // vector helper (MPSADBW, PHMINPOSUW, AESKEYGENASSIST, PCLMULQDQ without PMULL).
+#include <csignal>
 #include <cstring>
 
 #include "common/mxcsr.h"
@@ -113,7 +114,20 @@ void apply_mxcsr(uint32_t value) {
   write_fpcr(fpcr);
 }
 
+namespace {
+
+// What FXSAVE reports as MXCSR_MASK: the bits MXCSR has (DAZ included).
+// Loading any other bit is #GP(0), with MXCSR left as it was.
+constexpr uint32_t kMxcsrMask = 0xffff;
+
+void check_mxcsr(GuestState* s, uint32_t value) {
+  if (value & ~kMxcsrMask) helper_raise_signal(s, SIGSEGV);
+}
+
+}  // namespace
+
 uint64_t helper_ldmxcsr(GuestState* s, uint64_t value, uint64_t) {
+  check_mxcsr(s, static_cast<uint32_t>(value));
   write_mxcsr(s, static_cast<uint32_t>(value));
   return 0;
 }
@@ -133,7 +147,7 @@ uint64_t helper_fxsave(GuestState* s, uint64_t addr, uint64_t) {
   uint8_t ftw = 0;
   for (unsigned i = 0; i < 8; ++i)
     if (((s->ftw >> (2 * i)) & 3) != 3) ftw |= static_cast<uint8_t>(1u << i);
-  uint32_t mxcsr = current_mxcsr(s), mask = 0xffff;
+  uint32_t mxcsr = current_mxcsr(s), mask = kMxcsrMask;
   std::memcpy(area + 0, &s->fcw, 2);
   std::memcpy(area + 2, &fsw, 2);
   area[4] = ftw;
@@ -149,11 +163,12 @@ uint64_t helper_fxrstor(GuestState* s, uint64_t addr, uint64_t) {
   const auto* area = reinterpret_cast<const uint8_t*>(addr);
   uint16_t fsw;
   uint32_t mxcsr;
+  std::memcpy(&mxcsr, area + 24, 4);
+  check_mxcsr(s, mxcsr);  // before anything changes
   std::memcpy(&s->fcw, area + 0, 2);
   s->fcw = loaded_fcw(s->fcw);
   std::memcpy(&fsw, area + 2, 2);
   std::memcpy(&s->fop, area + 6, 2);
-  std::memcpy(&mxcsr, area + 24, 4);
   unsigned top = (fsw >> 11) & 7;
   s->x87_top = top;
   s->fsw = fsw;

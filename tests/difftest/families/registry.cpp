@@ -45,8 +45,7 @@ const std::vector<Family>& all_families() {
       {"adx", "adx", true, nullptr, step_adx, 2, 12, "adcx/adox chains with adc/add and other flag producers"},
       {"movbe", "movbe", true, nullptr, step_movbe, 1, 8, "movbe 16/32/64 loads and stores"},
       {"sse_chain", nullptr, true, init_sse_chain, step_sse_chain, 4, 16, "SSE arithmetic, conversions, moves on xmm0-2: chained, overwritten results"},
-      // not in the default list: it still finds mismatches (README.md, "opcode_map")
-      {"opcode_map", nullptr, false, init_opcode_map, step_opcode_map, 1, 1,
+      {"opcode_map", nullptr, true, init_opcode_map, step_opcode_map, 1, 1,
        "single instructions from raw bytes: one-byte, 0F, 0F 38, 0F 3A maps, VEX/EVEX; all prefixes and ModRM forms"},
   };
   return families;
