@@ -12,6 +12,7 @@
 #include "runtime/signals.h"
 #include "x86/decoder.h"
 #include "x86/lazy_flags.h"
+#include "x86/operands.h"
 
 namespace phybin::runtime {
 
@@ -22,14 +23,10 @@ constexpr uint64_t kStatus = kCF | kPF | kAF | kZF | kSF | kOF;
 
 uint64_t mask_of(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 
-bool is_high_byte(ZydisRegister r) {
-  return r == ZYDIS_REGISTER_AH || r == ZYDIS_REGISTER_BH || r == ZYDIS_REGISTER_CH || r == ZYDIS_REGISTER_DH;
-}
-
 // The GPR holding r (AH..DH: the one whose bits 8-15 they are), -1 if none.
 int gpr_holding(ZydisRegister r) {
-  if (is_high_byte(r)) return r - ZYDIS_REGISTER_AH;
-  return x86::whole_gpr_number(r);
+  const ZydisRegister full = ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, r);
+  return full >= ZYDIS_REGISTER_RAX && full <= ZYDIS_REGISTER_R15 ? full - ZYDIS_REGISTER_RAX : -1;
 }
 
 // Guest address of memory operand `op` of d, from the registers now.
@@ -53,7 +50,7 @@ bool operand_now(const x86::DecodedInsn& d, unsigned k, const GuestState& st, ui
     case ZYDIS_OPERAND_TYPE_REGISTER: {
       const int n = gpr_holding(op.reg.value);
       if (n < 0) return false;
-      v = (st.gpr[n] >> (is_high_byte(op.reg.value) ? 8 : 0)) & mask;
+      v = (st.gpr[n] >> (x86::is_high_byte(op.reg.value) ? 8 : 0)) & mask;
       return true;
     }
     case ZYDIS_OPERAND_TYPE_IMMEDIATE: v = op.imm.value.u & mask; return true;
