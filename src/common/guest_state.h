@@ -99,6 +99,9 @@ struct alignas(16) GuestState {
   uint64_t lazy_flags_a;
   uint64_t lazy_flags_b;
   uint64_t lazy_flags_record;
+  // 736: a flag writer's destination as it was, for the fault path
+  // (x86/fault_flags.h).
+  uint64_t fault_spill;
 };
 
 static_assert(offsetof(GuestState, rip) == 128);
@@ -115,6 +118,7 @@ static_assert(offsetof(GuestState, helper_table) == 688);
 static_assert(offsetof(GuestState, fp_mode) == 696);
 static_assert(offsetof(GuestState, selector) == 700);
 static_assert(offsetof(GuestState, lazy_flags_a) == 712);
+static_assert(offsetof(GuestState, fault_spill) == 736);
 
 // The selectors of a new process (execve): SS and CS as Linux sets them.
 inline void init_selectors(GuestState& s) {

@@ -82,7 +82,11 @@ void forward_state(Block& block) {
       case Opcode::GetReg: read(reg_value[in.aux]); break;
       case Opcode::SetXmm: xmm_value[in.aux] = in.args[0]; break;
       case Opcode::GetXmm: read(xmm_value[in.aux]); break;
-      case Opcode::SetFlag: flag_value[in.aux] = in.args[0]; break;
+      // A flag may be set from a wider value's bit 0 (AF from an
+      // ExtractBits): only an I1 can stand in for GetFlag.
+      case Opcode::SetFlag:
+        flag_value[in.aux] = block.at(in.args[0]).type == Type::I1 ? in.args[0] : kNoValue;
+        break;
       case Opcode::GetFlag: read(flag_value[in.aux]); break;
       case Opcode::SetFlags:
       case Opcode::LazyFlags: flag_value.fill(kNoValue); break;

@@ -311,10 +311,9 @@ void raise_guest_signal(GuestState* state, int signal) {
     rt->untranslatable(*state);
     signal = SIGILL;
   }
-  // #DE and the other traps of helpers: the flags as at the instruction.
-  if (signal == SIGFPE || signal == SIGSEGV) {
-    if (const uint64_t start = rt->block_start_holding(state->rip)) rt->repair_fault_flags(*state, start);
-  }
+  // #DE, #XM and the other traps of translated code and helpers: the flags
+  // as at the instruction.
+  if (const uint64_t start = rt->block_start_holding(state->rip)) rt->repair_fault_flags(*state, start);
   if (signal == kTrapCodeFetch) {
     rt->raise_fetch_fault(*state);
   } else {

@@ -26,20 +26,15 @@ Decoder::Decoder() {
 
 bool Decoder::decode(const uint8_t* code, size_t max_len, uint64_t address, DecodedInsn& out) const {
   out.address = address;
-  // Only the visible operands: handlers never read the hidden ones (flags,
-  // implicit RSP/RAX...), and decoding them costs a third of the time.
+  // Hidden operands too (flags, implicit RSP/RAX...): handlers never read
+  // them, but the frontend's fault-flag rule needs what each instruction
+  // touches (x86/fault_flags.h), and decoding them here costs a third of
+  // the time a second decode would.
   ZydisDecoderContext context;
   const ZyanStatus status = ZydisDecoderDecodeInstruction(&decoder_, &context, code, max_len, &out.info);
   out.truncated = status == ZYDIS_STATUS_NO_MORE_DATA;
   if (!ZYAN_SUCCESS(status)) return false;
-  return ZYAN_SUCCESS(ZydisDecoderDecodeOperands(&decoder_, &context, &out.info, out.ops,
-                                                 out.info.operand_count_visible));
-}
-
-bool Decoder::decode_all(const uint8_t* code, size_t max_len, uint64_t address, DecodedInsn& out) const {
-  out.address = address;
-  out.truncated = false;
-  return ZYAN_SUCCESS(ZydisDecoderDecodeFull(&decoder_, code, max_len, &out.info, out.ops));
+  return ZYAN_SUCCESS(ZydisDecoderDecodeOperands(&decoder_, &context, &out.info, out.ops, out.info.operand_count));
 }
 
 bool Decoder::decode_instruction(const uint8_t* code, size_t max_len, ZydisDecodedInstruction& out) const {
@@ -122,16 +117,14 @@ std::string bytes_hex(const uint8_t* code, size_t len) {
 int whole_gpr_number(ZydisRegister reg) {
   if (reg == ZYDIS_REGISTER_AH || reg == ZYDIS_REGISTER_BH || reg == ZYDIS_REGISTER_CH || reg == ZYDIS_REGISTER_DH)
     return -1;
-  const ZydisRegister full = ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, reg);
-  if (full < ZYDIS_REGISTER_RAX || full > ZYDIS_REGISTER_R15) return -1;
-  return full - ZYDIS_REGISTER_RAX;
+  return gpr_holding(reg);
 }
 
 bool writes_gpr(const DecodedInsn& insn, int gpr) {
   for (unsigned i = 0; i < insn.info.operand_count; ++i) {
     const ZydisDecodedOperand& op = insn.ops[i];
     if (op.type == ZYDIS_OPERAND_TYPE_REGISTER && (op.actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) &&
-        ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, op.reg.value) == ZYDIS_REGISTER_RAX + gpr)
+        gpr_holding(op.reg.value) == gpr)
       return true;
   }
   return false;

@@ -21,11 +21,9 @@ struct DecodedInsn {
 class Decoder {
  public:
   Decoder();
-  // Decodes at `address`, reading at most `max_len` bytes from `code`.
+  // Decodes at `address`, reading at most `max_len` bytes from `code`,
+  // with every operand, hidden ones too (implicit registers, the stack).
   bool decode(const uint8_t* code, size_t max_len, uint64_t address, DecodedInsn& out) const;
-  // With every operand, hidden ones too (implicit registers): for the
-  // fault path, which must know everything an instruction writes.
-  bool decode_all(const uint8_t* code, size_t max_len, uint64_t address, DecodedInsn& out) const;
   // Instruction only, without operands: cheaper, for looking ahead.
   bool decode_instruction(const uint8_t* code, size_t max_len, ZydisDecodedInstruction& out) const;
   // AT&T-free Intel syntax, e.g. "vpaddd ymm2, ymm1, ymm0".
@@ -55,11 +53,26 @@ inline constexpr ZydisMnemonic kPrivilegedMnemonics[] = {
 bool always_traps(const ZydisDecodedInstruction& insn);
 uint64_t flags_killed(const ZydisDecodedInstruction& insn);
 
+// The GPR number (RAX 0 .. R15 15) holding a general register of any
+// width, AH..BH included (bits 8-15 of RAX..RBX); -1 for anything else.
+// Arithmetic on Zydis's register order: the frontend asks it for every
+// operand.
+inline int gpr_holding(ZydisRegister reg) {
+  if (reg >= ZYDIS_REGISTER_RAX && reg <= ZYDIS_REGISTER_R15) return reg - ZYDIS_REGISTER_RAX;
+  if (reg >= ZYDIS_REGISTER_EAX && reg <= ZYDIS_REGISTER_R15D) return reg - ZYDIS_REGISTER_EAX;
+  if (reg >= ZYDIS_REGISTER_AX && reg <= ZYDIS_REGISTER_R15W) return reg - ZYDIS_REGISTER_AX;
+  if (reg >= ZYDIS_REGISTER_AL && reg <= ZYDIS_REGISTER_R15B) {
+    const int i = reg - ZYDIS_REGISTER_AL;  // AL CL DL BL AH CH DH BH SPL BPL SIL DIL R8B..
+    return i < 4 ? i : i - 4;
+  }
+  return -1;
+}
+
 // The GPR number (RAX 0 .. R15 15) of a general register of any width but
 // AH/BH/CH/DH (which are not a register's low bits); -1 for anything else.
 int whole_gpr_number(ZydisRegister reg);
 // Whether the instruction writes GPR `gpr` (hidden operands included: it
-// must come from decode_all).
+// must come from decode).
 bool writes_gpr(const DecodedInsn& insn, int gpr);
 std::string bytes_hex(const uint8_t* code, size_t len);
 

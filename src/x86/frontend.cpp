@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "common/error.h"
+#include "x86/fault_flags.h"
 #include "x86/lazy_flags.h"
 
 namespace phybin::x86 {
@@ -133,7 +134,7 @@ size_t lazy_flag_source(const DecodedInsn* insns, size_t count) {
 // The lazy record of insns[i] whose operands (or result) are in guest
 // registers that nothing after it in the block writes: the record then
 // costs no instruction.  0 when memory operands or later writes forbid it.
-uint64_t register_record(const Decoder& decoder, const DecodedInsn* insns, size_t i, size_t count) {
+uint64_t register_record(const DecodedInsn* insns, size_t i, size_t count) {
   const DecodedInsn& d = insns[i];
   LazyOp op;
   bool result_in_x = true, has_b = true;
@@ -160,11 +161,8 @@ uint64_t register_record(const Decoder& decoder, const DecodedInsn* insns, size_
     if (y < 0 || (y == x && result_in_x)) return 0;
     record = lazy_record::with_y(record, static_cast<unsigned>(y));
   }
-  for (size_t j = i + 1; j < count; ++j) {
-    DecodedInsn all;  // with hidden operands, which the block's decode leaves out
-    if (!decoder.decode_all(guest_code(insns[j].address), insns[j].info.length, insns[j].address, all)) return 0;
-    if (writes_gpr(all, x) || (y >= 0 && writes_gpr(all, y))) return 0;
-  }
+  for (size_t j = i + 1; j < count; ++j)
+    if (writes_gpr(insns[j], x) || (y >= 0 && writes_gpr(insns[j], y))) return 0;
   return record;
 }
 
@@ -237,29 +235,40 @@ void Frontend::translate(uint64_t rip, unsigned max_insns, ir::Block& block) con
   const DecodedInsn* insns = insns_begin;
   // Flags live after each instruction, from the exit backwards.
   uint64_t live_after[kMaxBlockInsns], live_before[kMaxBlockInsns];
+  // A fault handler sees RFLAGS: as if read by each instruction that may fault.
+  uint64_t kept_for_fault[kMaxBlockInsns];
+  FaultSpills spills;
+  flags_kept_for_faults(insns, count, kept_for_fault, spills);
   uint64_t live = exit_liveness(insns[count - 1], pc);
   for (size_t i = count; i-- > 0;) {
     live_after[i] = live;
-    live = (live & ~flags_killed(insns[i].info)) | flags_tested(insns[i].info);
+    live = (live & ~flags_killed(insns[i].info)) | flags_tested(insns[i].info) | kept_for_fault[i];
     live_before[i] = live;
   }
   live_in_[rip] = live;
   block.flags_live_in = live & kAllArith;
-  const size_t lazy_at = lazy_flag_source(insns, count);
-  const LazyRequest lazy{lazy_at < count, lazy_at < count ? register_record(decoder_, insns, lazy_at, count) : 0};
-  if (emit_insns(b, insns, count, live_after, live_before, lazy_at, lazy) || lazy_at == count) return;
+  size_t lazy_at = lazy_flag_source(insns, count);
+  // A lazy writer computes none of its flags: not when a fault after it needs them.
+  for (size_t j = lazy_at + 1; j < count; ++j)
+    if (kept_for_fault[j] & flags_killed(insns[lazy_at].info)) {
+      lazy_at = count;
+      break;
+    }
+  const LazyRequest lazy{lazy_at < count, lazy_at < count ? register_record(insns, lazy_at, count) : 0};
+  if (emit_insns(b, insns, count, live_after, live_before, spills, lazy_at, lazy) || lazy_at == count) return;
   // The lazy record did not work out (see emit_insns): compute the flags.
   block.insts.clear();
   block.guest_insns = 0;
   block.exit = ir::Exit{};
-  emit_insns(b, insns, count, live_after, live_before, count, LazyRequest{});
+  emit_insns(b, insns, count, live_after, live_before, spills, count, LazyRequest{});
 }
 
 // The IR of insns[0..count), with flags live after each as given; the
 // instruction at lazy_at (< count) keeps its flags in a lazy record for the
 // indirect exit, as `lazy` asks.  False when that could not be done.
 bool Frontend::emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count, const uint64_t* live_after,
-                          const uint64_t* live_before, size_t lazy_at, LazyRequest lazy_request) const {
+                          const uint64_t* live_before, const FaultSpills& spills, size_t lazy_at,
+                          LazyRequest lazy_request) const {
   ir::Block& block = b.block();
   FlagSource flags;
   bool ends = false, lazy_recorded = false;
@@ -268,13 +277,19 @@ bool Frontend::emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count
   for (size_t i = 0; i < count && !ends; ++i) {
     const size_t first = block.insts.size();
     LazyRequest lazy = i == lazy_at ? lazy_request : LazyRequest{};
+    const auto save_spill = [&] {
+      b.store_state(offsetof(GuestState, fault_spill), b.get_reg(static_cast<uint8_t>(spills.reg[i])));
+    };
+    if (spills.reg[i] >= 0 && spills.before[i]) save_spill();
     if (!translate_one(b, insns[i], live_after[i] | kFlagMask(kDF), flags, ends, lazy)) {
+      block.insts.resize(first);
       if (i == 0) {
         trap_block(b, insns[0].address, insns[0].info.length, kTrapUntranslatable);
         return true;
       }
       break;
     }
+    if (spills.reg[i] >= 0 && !spills.before[i]) save_spill();
     if (lazy.wanted) {
       lazy_recorded = true;
       record = lazy.record;
@@ -298,6 +313,28 @@ bool Frontend::emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count
     return false;
   if (lazy_recorded) exit.lazy_flags_record = record;
   return true;
+}
+
+// Before each of insns[0..count), the flags a fault there must find in
+// RFLAGS because the fault path cannot work them out (x86/fault_flags.h).
+// Fills `spills` with the registers writers save for it.
+void Frontend::flags_kept_for_faults(const DecodedInsn* insns, size_t count, uint64_t* kept, FaultSpills& spills) const {
+  FaultFlagTracker tracker;
+  size_t last_writer = 0;
+  for (size_t i = 0; i < count; ++i) {
+    kept[i] = 0;
+    spills.reg[i] = -1;
+    if (may_fault(insns[i], fp_traps_)) {
+      kept[i] = tracker.unrecoverable();
+      bool before;
+      const int r = tracker.spill_wanted(before);
+      if (r >= 0) {
+        spills.reg[last_writer] = static_cast<int8_t>(r);
+        spills.before[last_writer] = before;
+      }
+    }
+    if (tracker.step(insns[i])) last_writer = i;
+  }
 }
 
 // Flags read after the block's last instruction `last`, which ends at `next`.

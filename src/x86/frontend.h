@@ -97,11 +97,18 @@ class Frontend {
   };
   // lazy: in, what is asked; out, wanted cleared if the handler could not,
   // and the record made.
+  // Registers flag writers save in GuestState::fault_spill for the fault
+  // path (x86/fault_flags.h): by instruction, -1 for none.
+  struct FaultSpills {
+    int8_t reg[kMaxBlockInsns];
+    bool before[kMaxBlockInsns];
+  };
   bool translate_one(ir::Builder& b, const DecodedInsn& insn, uint64_t live_flags, FlagSource& flags, bool& ends,
                      LazyRequest& lazy) const;
   bool emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count, const uint64_t* live_after,
-                  const uint64_t* live_before, size_t lazy_at, LazyRequest lazy) const;
+                  const uint64_t* live_before, const FaultSpills& spills, size_t lazy_at, LazyRequest lazy) const;
   uint64_t exit_liveness(const DecodedInsn& last, uint64_t next) const;
+  void flags_kept_for_faults(const DecodedInsn* insns, size_t count, uint64_t* kept, FaultSpills& spills) const;
   uint64_t flags_read_after(uint64_t rip, int budget) const;
   struct PeekInfo {
     enum Kind : uint8_t { Plain, CallOrRet, Jump, Branch, Unknown } kind = Plain;

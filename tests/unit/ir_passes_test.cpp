@@ -140,6 +140,21 @@ TEST(IrForwardState, GetFlagAfterSetFlagReadsTheWrittenValue) {
   EXPECT_EQ(f.block.exit.cond, cmp);  // the exit is rewritten too
 }
 
+// AF is set from bit 0 of an I32 (ExtractBits): a GetFlag, an I1, must not
+// be replaced by it (a Select would then take a mistyped argument).
+TEST(IrForwardState, FlagSetFromAWiderValueIsNotForwarded) {
+  Fixture f;
+  Value wide = f.b.emit(Opcode::ExtractBits, Type::I32, f.b.trunc(Type::I32, f.b.get_reg(RAX)), kNoValue, kNoValue, 1, 4);
+  f.b.set_flag(kAF, wide);
+  Value af = f.b.get_flag(kAF);
+  Value pick = f.b.select(Type::I1, f.b.icmp(Cond::EQ, f.b.get_reg(RCX), f.const64(0)), af, af);
+  f.b.set_flag(kAF, pick);
+  forward_state(f.block);
+  EXPECT_FALSE(f.dead(af));
+  EXPECT_EQ(f.at(pick).args[1], af);
+  EXPECT_EQ(verify(f.block), "");
+}
+
 TEST(IrForwardState, SetFlagsForgetsSingleFlagsButNotRegisters) {
   Fixture f;
   Value v = f.const64(9);
