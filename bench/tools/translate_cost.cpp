@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "arm64/backend.h"
+#include "arm64/helper_table.h"
 #include "common/error.h"
 #include "elf/elf_reader.h"
 #include "elf/loader.h"
@@ -40,6 +41,8 @@ int main(int argc, char** argv) {
     std::vector<uint32_t> buffer(1u << 20);
     arm64::Assembler stub_asm(buffer.data(), 1024);
     arm64::BackendConfig config;
+    arm64::HelperTable helpers;
+    config.helpers = &helpers;
     config.stubs = arm64::emit_stubs(stub_asm);
     config.raise_signal = &fake_raise;
     config.lookup_mask = 0xffff;

@@ -26,15 +26,17 @@ Decoder::Decoder() {
 
 bool Decoder::decode(const uint8_t* code, size_t max_len, uint64_t address, DecodedInsn& out) const {
   out.address = address;
-  // Hidden operands too (flags, implicit RSP/RAX...): handlers never read
-  // them, but the frontend's fault-flag rule needs what each instruction
-  // touches (x86/fault_flags.h), and decoding them here costs a third of
-  // the time a second decode would.
+  // Hidden operands too (implicit RSP/RAX, the stack...): handlers never
+  // read them, but the frontend's fault-flag rule needs what each
+  // instruction touches (x86/fault_flags.h).  Most instructions have one,
+  // RFLAGS, described by cpu_flags: decoding it would cost a third more.
   ZydisDecoderContext context;
   const ZyanStatus status = ZydisDecoderDecodeInstruction(&decoder_, &context, code, max_len, &out.info);
   out.truncated = status == ZYDIS_STATUS_NO_MORE_DATA;
   if (!ZYAN_SUCCESS(status)) return false;
-  return ZYAN_SUCCESS(ZydisDecoderDecodeOperands(&decoder_, &context, &out.info, out.ops, out.info.operand_count));
+  const uint8_t visible = out.info.operand_count_visible;
+  out.operand_count = out.info.operand_count - visible >= 2 ? out.info.operand_count : visible;
+  return ZYAN_SUCCESS(ZydisDecoderDecodeOperands(&decoder_, &context, &out.info, out.ops, out.operand_count));
 }
 
 bool Decoder::decode_instruction(const uint8_t* code, size_t max_len, ZydisDecodedInstruction& out) const {
@@ -121,7 +123,7 @@ int whole_gpr_number(ZydisRegister reg) {
 }
 
 bool writes_gpr(const DecodedInsn& insn, int gpr) {
-  for (unsigned i = 0; i < insn.info.operand_count; ++i) {
+  for (unsigned i = 0; i < insn.operand_count; ++i) {
     const ZydisDecodedOperand& op = insn.ops[i];
     if (op.type == ZYDIS_OPERAND_TYPE_REGISTER && (op.actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) &&
         gpr_holding(op.reg.value) == gpr)

@@ -13,6 +13,10 @@ struct DecodedInsn {
   ZydisDecodedInstruction info;
   ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
   uint64_t address = 0;
+  // Operands decoded in ops: the visible ones and, when there are two
+  // hidden ones or more, those too (a single hidden operand is RFLAGS,
+  // which cpu_flags describes already).
+  uint8_t operand_count = 0;
   // decode() failed because the bytes ended inside the instruction (it
   // runs into memory that cannot be fetched), not because they are invalid.
   bool truncated = false;
@@ -22,7 +26,7 @@ class Decoder {
  public:
   Decoder();
   // Decodes at `address`, reading at most `max_len` bytes from `code`,
-  // with every operand, hidden ones too (implicit registers, the stack).
+  // with the hidden operands that matter (implicit registers, the stack).
   bool decode(const uint8_t* code, size_t max_len, uint64_t address, DecodedInsn& out) const;
   // Instruction only, without operands: cheaper, for looking ahead.
   bool decode_instruction(const uint8_t* code, size_t max_len, ZydisDecodedInstruction& out) const;

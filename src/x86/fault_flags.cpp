@@ -330,51 +330,51 @@ ReadAtFault read_at_fault(const DecodedInsn& d) {
 
 }  // namespace
 
-bool may_fault(const DecodedInsn& insn, bool fp_traps) {
+InsnEffects effects_of(const DecodedInsn& insn, bool fp_traps) {
   const ZydisDecodedInstruction& info = insn.info;
+  InsnEffects e;
+  bool hint = false;
   switch (info.mnemonic) {
     // Hints: no access, no fault.
     case ZYDIS_MNEMONIC_NOP: case ZYDIS_MNEMONIC_PREFETCHT0: case ZYDIS_MNEMONIC_PREFETCHT1:
     case ZYDIS_MNEMONIC_PREFETCHT2: case ZYDIS_MNEMONIC_PREFETCHNTA: case ZYDIS_MNEMONIC_PREFETCHW:
     case ZYDIS_MNEMONIC_PREFETCH:
-      return false;
-    case ZYDIS_MNEMONIC_DIV: case ZYDIS_MNEMONIC_IDIV: case ZYDIS_MNEMONIC_XGETBV: return true;
+      hint = true;
+      break;
+    case ZYDIS_MNEMONIC_DIV: case ZYDIS_MNEMONIC_IDIV: case ZYDIS_MNEMONIC_XGETBV: e.may_fault = true; break;
+    // Their one hidden operand, [RDI], is not decoded (DecodedInsn::operand_count).
+    case ZYDIS_MNEMONIC_MASKMOVDQU: case ZYDIS_MNEMONIC_MASKMOVQ: e.may_fault = e.writes_memory = true; break;
     default: break;
   }
-  if (info.meta.isa_ext == ZYDIS_ISA_EXT_X87) return true;
+  if (info.meta.isa_ext == ZYDIS_ISA_EXT_X87) e.may_fault = true;
   if (fp_traps && (info.meta.exception_class == ZYDIS_EXCEPTION_CLASS_SSE2 ||
                    info.meta.exception_class == ZYDIS_EXCEPTION_CLASS_SSE3))
-    return true;
-  for (unsigned i = 0; i < info.operand_count; ++i) {
+    e.may_fault = true;
+  for (unsigned i = 0; i < insn.operand_count; ++i) {
     const ZydisDecodedOperand& op = insn.ops[i];
-    if (is_memory(op)) return true;
-    // A segment register load: #GP for a bad selector.
-    if (op.type == ZYDIS_OPERAND_TYPE_REGISTER && (op.actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) &&
-        ZydisRegisterGetClass(op.reg.value) == ZYDIS_REGCLASS_SEGMENT)
-      return true;
+    const bool written = (op.actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) != 0;
+    if (op.type == ZYDIS_OPERAND_TYPE_MEMORY) {
+      if (op.mem.type == ZYDIS_MEMOP_TYPE_MEM && !hint) e.may_fault = true;
+      e.writes_memory |= written;
+    } else if (op.type == ZYDIS_OPERAND_TYPE_REGISTER && written) {
+      const int n = gpr_holding(op.reg.value);
+      if (n >= 0) e.gprs_written |= 1u << n;
+      // A segment register load: #GP for a bad selector.
+      if (op.reg.value >= ZYDIS_REGISTER_ES && op.reg.value <= ZYDIS_REGISTER_GS) e.may_fault = true;
+    }
   }
-  return false;
+  return e;
 }
 
-FaultFlagTracker::Writes FaultFlagTracker::writes_of(const DecodedInsn& d) {
-  Writes w;
-  for (unsigned i = 0; i < d.info.operand_count; ++i) {
-    const ZydisDecodedOperand& op = d.ops[i];
-    if (!(op.actions & ZYDIS_OPERAND_ACTION_MASK_WRITE)) continue;
-    if (op.type == ZYDIS_OPERAND_TYPE_MEMORY) w.memory = true;
-    if (op.type != ZYDIS_OPERAND_TYPE_REGISTER) continue;
-    const int n = gpr_holding(op.reg.value);
-    if (n >= 0) w.gprs |= 1u << n;
-  }
-  return w;
-}
+bool may_fault(const DecodedInsn& insn, bool fp_traps) { return effects_of(insn, fp_traps).may_fault; }
 
-bool FaultFlagTracker::step(const DecodedInsn& insn) {
+bool FaultFlagTracker::step(const DecodedInsn& insn) { return step(insn, effects_of(insn, false)); }
+
+bool FaultFlagTracker::step(const DecodedInsn& insn, const InsnEffects& effects) {
   if ((last_.insn && last_.intact) || (prev_.insn && prev_.intact)) {
-    const Writes writes = writes_of(insn);
     const int64_t moved = stack_move(insn);
     for (Writer* w : {&last_, &prev_})
-      if (w->insn && w->intact) w->intact = !disturbs_inputs(*w, writes, moved);
+      if (w->insn && w->intact) w->intact = !disturbs_inputs(*w, effects, moved);
   }
   const uint64_t written = status_written(insn.info);
   if (!written) return false;
@@ -413,7 +413,7 @@ bool FaultFlagTracker::step(const DecodedInsn& insn) {
       add(op.mem.index);
     }
   }
-  if (!w.destroys && (writes_of(insn).gprs & w.input_gprs & ~results)) {
+  if (!w.destroys && (effects.gprs_written & w.input_gprs & ~results)) {
     if (!redone_from_inputs(insn)) {
       w.intact = false;
       return true;
@@ -436,13 +436,13 @@ bool FaultFlagTracker::step(const DecodedInsn& insn) {
 
 // push and pop move RSP by a known amount: the epilogue `add rsp, n; pop
 // rbx; ...; ret` keeps the add's inputs, RSP less what the pops added.
-bool FaultFlagTracker::disturbs_inputs(Writer& w, const Writes& writes, int64_t stack_moved) {
-  uint32_t gprs = writes.gprs;
+bool FaultFlagTracker::disturbs_inputs(Writer& w, const InsnEffects& effects, int64_t stack_moved) {
+  uint32_t gprs = effects.gprs_written;
   if (stack_moved) {
     w.rsp_moved += stack_moved;
     gprs &= ~(1u << RSP);
   }
-  if (writes.memory && w.input_memory) return true;
+  if (effects.writes_memory && w.input_memory) return true;
   const uint32_t hit = gprs & w.input_gprs;
   if (!hit) return false;
   // One register it needs may be overwritten: translated code then saves

@@ -40,12 +40,21 @@ struct FaultView {
 // exceptions, and SSE exceptions when some are unmasked (fp_traps).
 bool may_fault(const DecodedInsn& insn, bool fp_traps);
 
+// What the rule needs of one instruction, from one pass over its operands.
+struct InsnEffects {
+  uint32_t gprs_written = 0;  // bit n: GPR n
+  bool writes_memory = false;
+  bool may_fault = false;     // as may_fault()
+};
+InsnEffects effects_of(const DecodedInsn& insn, bool fp_traps);
+
 class FaultFlagTracker {
  public:
   // After instruction `insn` has run; true when it writes status flags.
   // The tracker keeps a pointer to it while it is one of the last two
   // writers (holds()).
   bool step(const DecodedInsn& insn);
+  bool step(const DecodedInsn& insn, const InsnEffects& effects);  // effects_of(insn)
   bool holds(const DecodedInsn* insn) const { return last_.insn == insn || prev_.insn == insn; }
   // Status flags written in the block so far that reconstruct() cannot
   // restore: translated code must have them in RFLAGS if the next
@@ -74,13 +83,7 @@ class FaultFlagTracker {
   Writer last_, prev_;          // the last flag writer and the one before
   uint64_t written_ = 0;        // status flags any instruction so far writes
 
-  // What an instruction writes: GPRs (bit n: GPR n) and whether memory.
-  struct Writes {
-    uint32_t gprs = 0;
-    bool memory = false;
-  };
-  static Writes writes_of(const DecodedInsn& d);
-  static bool disturbs_inputs(Writer& w, const Writes& writes, int64_t stack_moved);
+  static bool disturbs_inputs(Writer& w, const InsnEffects& effects, int64_t stack_moved);
   static void restore(const Writer& w, const FaultView& at, uint64_t& rflags);
   bool previous_counts() const;
 };

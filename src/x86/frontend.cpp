@@ -324,7 +324,8 @@ void Frontend::flags_kept_for_faults(const DecodedInsn* insns, size_t count, uin
   for (size_t i = 0; i < count; ++i) {
     kept[i] = 0;
     spills.reg[i] = -1;
-    if (may_fault(insns[i], fp_traps_)) {
+    const InsnEffects effects = effects_of(insns[i], fp_traps_);
+    if (effects.may_fault) {
       kept[i] = tracker.unrecoverable();
       bool before;
       const int r = tracker.spill_wanted(before);
@@ -333,7 +334,7 @@ void Frontend::flags_kept_for_faults(const DecodedInsn* insns, size_t count, uin
         spills.before[last_writer] = before;
       }
     }
-    if (tracker.step(insns[i])) last_writer = i;
+    if (tracker.step(insns[i], effects)) last_writer = i;
   }
 }
 
