@@ -50,17 +50,19 @@ int main(int argc, char** argv) {
     std::deque<uint64_t> work{image.entry};
     std::set<uint64_t> seen{image.entry};
     auto in_image = [&](uint64_t a) { return a >= image.low && a < image.high; };
+    ir::Block block;
+    size_t dead_insts = 0, live_insts = 0;
     while (!work.empty() && blocks < max_blocks) {
       uint64_t pc = work.front();
       work.pop_front();
-      ir::Block block;
       try {
-        block = frontend.translate(pc, 48);
+        frontend.translate(pc, 48, block);  // one block, reused, as the runtime does
       } catch (const Error&) {
         ++illegal;
         continue;
       }
       ir::optimize(block);
+      for (const ir::Inst& in : block.insts) (in.dead ? dead_insts : live_insts)++;
       arm64::Assembler a(buffer.data() + used, buffer.size() - used);
       try {
         arm64::compile_block(block, a, config);
@@ -75,6 +77,7 @@ int main(int argc, char** argv) {
       if (block.exit.kind == ir::ExitKind::Jump && block.exit.abi_boundary && seen.insert(block.guest_end).second)
         work.push_back(block.guest_end);  // the return address of a call
     }
+    std::printf("IR after optimize: %zu live, %zu dead\n", live_insts, dead_insts);
     std::printf("%zu blocks, %zu guest instructions, %zu host words (%.2f per guest instruction), %zu untranslatable\n",
                 blocks, guest_insns, used - 1024, double(used - 1024) / double(guest_insns ? guest_insns : 1), illegal);
   } catch (const Error& e) {

@@ -51,7 +51,19 @@ uint32_t adr_fields(int64_t imm21) {
 
 // ---- Buffer ----------------------------------------------------------------
 
-Assembler::Assembler(uint32_t* begin, size_t capacity_words) { reset(begin, capacity_words); }
+// The runtime makes an Assembler per block: the label references go into
+// the thread's pool, not a vector allocated anew each time.
+std::vector<Assembler::Fixup>& Assembler::fixup_pool() {
+  static thread_local std::vector<Fixup> pool;
+  return pool;
+}
+
+Assembler::Assembler(uint32_t* begin, size_t capacity_words) {
+  fixups_.swap(fixup_pool());
+  reset(begin, capacity_words);
+}
+
+Assembler::~Assembler() { fixups_.swap(fixup_pool()); }
 
 void Assembler::reset() {
   // Labels remember the epoch they were used in, so a label kept across a

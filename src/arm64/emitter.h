@@ -29,6 +29,7 @@ namespace phybin::arm64 {
 class Assembler {
  public:
   Assembler(uint32_t* begin, size_t capacity_words);
+  ~Assembler();
   Assembler(const Assembler&) = delete;
   Assembler& operator=(const Assembler&) = delete;
 
@@ -590,6 +591,7 @@ class Assembler {
   size_t unresolved_ = 0;
   uint32_t epoch_ = 0;  // unique per reset(), see Label
   std::vector<Fixup> fixups_;  // pool of label references; reused after reset()
+  static std::vector<Fixup>& fixup_pool();
 };
 
 }  // namespace phybin::arm64

@@ -25,22 +25,26 @@ Decoder::Decoder() {
 }
 
 bool Decoder::decode(const uint8_t* code, size_t max_len, uint64_t address, DecodedInsn& out) const {
+  ZydisDecoderContext context;
+  const ZyanStatus status = ZydisDecoderDecodeInstruction(&decoder_, &context, code, max_len, &out.info);
+  out.truncated = status == ZYDIS_STATUS_NO_MORE_DATA;
+  out.address = address;
+  return ZYAN_SUCCESS(status) && finish(context, address, out);
+}
+
+bool Decoder::finish(const ZydisDecoderContext& context, uint64_t address, DecodedInsn& out) const {
   out.address = address;
   // Hidden operands too (implicit RSP/RAX, the stack...): handlers never
   // read them, but the frontend's fault-flag rule needs what each
   // instruction touches (x86/fault_flags.h).  Most instructions have one,
   // RFLAGS, described by cpu_flags: decoding it would cost a third more.
-  ZydisDecoderContext context;
-  const ZyanStatus status = ZydisDecoderDecodeInstruction(&decoder_, &context, code, max_len, &out.info);
-  out.truncated = status == ZYDIS_STATUS_NO_MORE_DATA;
-  if (!ZYAN_SUCCESS(status)) return false;
   const uint8_t visible = out.info.operand_count_visible;
   out.operand_count = out.info.operand_count - visible >= 2 ? out.info.operand_count : visible;
   return ZYAN_SUCCESS(ZydisDecoderDecodeOperands(&decoder_, &context, &out.info, out.ops, out.operand_count));
 }
 
-bool Decoder::decode_instruction(const uint8_t* code, size_t max_len, ZydisDecodedInstruction& out) const {
-  ZydisDecoderContext context;
+bool Decoder::decode_instruction(const uint8_t* code, size_t max_len, ZydisDecodedInstruction& out,
+                                 ZydisDecoderContext& context) const {
   return ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&decoder_, &context, code, max_len, &out));
 }
 

@@ -28,8 +28,12 @@ class Decoder {
   // Decodes at `address`, reading at most `max_len` bytes from `code`,
   // with the hidden operands that matter (implicit registers, the stack).
   bool decode(const uint8_t* code, size_t max_len, uint64_t address, DecodedInsn& out) const;
-  // Instruction only, without operands: cheaper, for looking ahead.
-  bool decode_instruction(const uint8_t* code, size_t max_len, ZydisDecodedInstruction& out) const;
+  // Instruction only, without operands: cheaper, for looking ahead.  With
+  // `context`, finish() can add the operands later without decoding again.
+  bool decode_instruction(const uint8_t* code, size_t max_len, ZydisDecodedInstruction& out,
+                          ZydisDecoderContext& context) const;
+  // decode() from out.info and the context decode_instruction left.
+  bool finish(const ZydisDecoderContext& context, uint64_t address, DecodedInsn& out) const;
   // AT&T-free Intel syntax, e.g. "vpaddd ymm2, ymm1, ymm0".
   std::string format(const DecodedInsn& insn) const;
 

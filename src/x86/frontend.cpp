@@ -4,6 +4,7 @@
 #include <csignal>
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 #include "common/error.h"
 #include "x86/fault_flags.h"
@@ -214,7 +215,7 @@ void Frontend::translate(uint64_t rip, unsigned max_insns, ir::Block& block) con
   while (count < max_insns) {
     DecodedInsn& insn = insns_begin[count++];
     const size_t available = fetchable(pc);
-    if (available == 0 || !decoder_.decode(guest_code(pc), available, pc, insn)) {
+    if (available == 0 || !decode_at(pc, available, insn)) {
       --count;
       if (count) break;
       // Natively an undecodable instruction raises SIGILL, and one that runs
@@ -363,20 +364,23 @@ uint64_t Frontend::exit_liveness(const DecodedInsn& last, uint64_t next) const {
   return flags_read_after(next, kBudget);
 }
 
-// Flags the code at `rip` may read before writing them.  Follows direct
-// jumps and both sides of conditional branches (within a small budget);
-// flags are dead at a call or return (ABI), live at anything unknown.
-// What looking ahead needs of one instruction, kept so that code is
-// decoded for look-ahead at most once.
-const Frontend::PeekInfo* Frontend::peek(uint64_t pc) const {
-  auto it = peek_cache_.find(pc);
-  if (it != peek_cache_.end()) return &it->second;
-  ZydisDecodedInstruction insn;
+// What looking ahead needs of one instruction, kept (peeked_) so that
+// code is rarely decoded for look-ahead twice.  A copy: a later peek may
+// reuse the slot.
+bool Frontend::peek(uint64_t pc, PeekInfo& out) const {
+  PeekedInsn& peeked = peeked_[pc % kPeekedInsns];
+  if (peeked.pc == pc) {
+    out = peeked.peek;
+    return true;
+  }
+  const ZydisDecodedInstruction& insn = peeked.info;
   const size_t available = fetchable(pc);
-  if (available == 0 || !decoder_.decode_instruction(guest_code(pc), available, insn) ||
+  peeked.pc = kNoPeek;
+  if (available == 0 || !decoder_.decode_instruction(guest_code(pc), available, peeked.info, peeked.context) ||
       !handlers_.find(insn.mnemonic))
-    return nullptr;
-  PeekInfo info;
+    return false;
+  PeekInfo& info = peeked.peek;
+  info = PeekInfo{};
   info.tested = static_cast<uint16_t>(flags_tested(insn));
   info.killed = static_cast<uint16_t>(flags_killed(insn));
   info.length = insn.length;
@@ -385,9 +389,17 @@ const Frontend::PeekInfo* Frontend::peek(uint64_t pc) const {
   else if (insn.mnemonic == ZYDIS_MNEMONIC_JMP) info.kind = is_direct(insn) ? PeekInfo::Jump : PeekInfo::Unknown;
   else if (insn.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE) info.kind = is_direct(insn) ? PeekInfo::Branch : PeekInfo::Unknown;
   info.target = is_direct(insn) ? relative_target(insn, pc) : 0;
-  return &peek_cache_.emplace(pc, info).first->second;
+  // Without a CodeMemory (unit tests) nothing tells how far the code goes:
+  // no copy, and decode_at does not reuse the decode.
+  if (code_memory_) std::memcpy(peeked.bytes, guest_code(pc), insn.length);
+  peeked.pc = pc;
+  out = info;
+  return true;
 }
 
+// Flags the code at `rip` may read before writing them.  Follows direct
+// jumps and both sides of conditional branches (within a small budget);
+// flags are dead at a call or return (ABI), live at anything unknown.
 uint64_t Frontend::flags_read_after(uint64_t rip, int budget) const {
   auto known = live_in_.find(rip);
   if (known != live_in_.end()) {
@@ -400,8 +412,9 @@ uint64_t Frontend::flags_read_after(uint64_t rip, int budget) const {
   bool call_or_ret = false;
   while ((written & kAllArith) != kAllArith) {
     if (--budget < 0) break;
-    const PeekInfo* insn = peek(pc);
-    if (!insn) break;
+    PeekInfo peeked;
+    if (!peek(pc, peeked)) break;
+    const PeekInfo* insn = &peeked;
     live |= insn->tested & ~written;
     written |= insn->killed;
     if (insn->kind == PeekInfo::CallOrRet) {
@@ -426,6 +439,18 @@ uint64_t Frontend::flags_read_after(uint64_t rip, int budget) const {
   note_lookahead(run, pc + 1);  // up to (the first byte of) what stopped the scan
   if (call_or_ret) return live;
   return (live | (kAllArith & ~written)) & kAllArith;
+}
+
+bool Frontend::decode_at(uint64_t pc, size_t available, DecodedInsn& out) const {
+  // A page the guest may write (being written now: no protection tells)
+  // can hold other code than when it was looked at: reuse only the same bytes.
+  const PeekedInsn& peeked = peeked_[pc % kPeekedInsns];
+  if (!code_memory_ || peeked.pc != pc || peeked.info.length > available ||
+      std::memcmp(peeked.bytes, guest_code(pc), peeked.info.length) != 0)
+    return decoder_.decode(guest_code(pc), available, pc, out);
+  out.info = peeked.info;
+  out.truncated = false;
+  return decoder_.finish(peeked.context, pc, out);
 }
 
 size_t Frontend::fetchable(uint64_t pc) const {

@@ -81,7 +81,7 @@ class Frontend {
   // Forgets what it learnt about guest code (after the code changed).
   void forget_code() const {
     live_in_.clear();
-    peek_cache_.clear();
+    for (size_t i = 0; i < kPeekedInsns; ++i) peeked_[i].pc = kNoPeek;
   }
   // Guest code outside the block that the last translate() looked at (to
   // decide which flags are dead at the exits), as [begin, end) ranges: the
@@ -116,7 +116,7 @@ class Frontend {
     uint16_t tested = 0, killed = 0;
     uint64_t target = 0;
   };
-  const PeekInfo* peek(uint64_t pc) const;
+  bool peek(uint64_t pc, PeekInfo& out) const;
   // How many bytes from `pc` on may be fetched, at most one instruction's.
   size_t fetchable(uint64_t pc) const;
   void trap_block(ir::Builder& b, uint64_t pc, unsigned length, int code) const;
@@ -146,7 +146,20 @@ class Frontend {
   // Flags read on entry to each translated block start, which is exact and
   // saves decoding ahead when another block jumps there.
   mutable std::unordered_map<uint64_t, uint64_t> live_in_;
-  mutable std::unordered_map<uint64_t, PeekInfo> peek_cache_;
+  // The instructions peek() decoded, by address (direct-mapped): what
+  // looking ahead needs of each, and, as a block looked at ahead is usually
+  // translated soon after, what finishing its decoding needs.
+  static constexpr uint64_t kNoPeek = ~uint64_t{0};
+  static constexpr size_t kPeekedInsns = 1024;
+  struct PeekedInsn {
+    uint64_t pc = kNoPeek;
+    PeekInfo peek;
+    ZydisDecodedInstruction info;
+    ZydisDecoderContext context;
+    uint8_t bytes[ZYDIS_MAX_INSTRUCTION_LENGTH];  // what was decoded: code may change without forget_code()
+  };
+  mutable std::unique_ptr<PeekedInsn[]> peeked_{new PeekedInsn[kPeekedInsns]};
+  bool decode_at(uint64_t pc, size_t available, DecodedInsn& out) const;
   mutable std::vector<std::pair<uint64_t, uint64_t>> lookahead_;
 };
 
