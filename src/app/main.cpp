@@ -18,7 +18,8 @@
 #include "elf/initial_stack.h"
 #include "elf/loader.h"
 #include "linux/syscalls.h"
-#include "runtime/runtime.h"
+#include "runtime/guest_thread.h"
+#include "runtime/process.h"
 #include "runtime/signals.h"
 #include "x86/helpers.h"
 
@@ -42,10 +43,12 @@ std::string absolute_path(const std::string& path) {
   return path;
 }
 
+// The guest exits (exit_group, or a signal phybin delivers kills it), on
+// its guest thread.
 void before_exit(int) {
-  if (runtime::Runtime* rt = runtime::Runtime::current()) {
-    rt->log_stats();
-    rt->save_translations();
+  if (runtime::GuestThread* thread = runtime::GuestThread::current()) {
+    thread->process().log_stats();
+    thread->process().save_translations();
   }
   std::fflush(nullptr);
 }
@@ -124,10 +127,11 @@ void record_initial_mappings(const elf::LoadedImage& image, const elf::StackInfo
   options.verify_ir = settings.verify_ir;
   options.host_pmull = settings.host_pmull;
   options.host_aes = settings.host_aes;
-  static runtime::Runtime rt(options);
-  rt.load_translations();
+  static runtime::Process runtime_process(options);
+  static runtime::GuestThread main_thread(runtime_process, state);
+  runtime_process.load_translations();
   if (heap_gap != MAP_FAILED) munmap(heap_gap, kHeapGap);
-  rt.run(state);
+  main_thread.run();
   std::_Exit(0);
 }
 

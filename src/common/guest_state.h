@@ -80,7 +80,7 @@ struct alignas(16) GuestState {
   uint64_t lookup_mask;         // 600
   uint64_t exit_link;           // 608: address of the branch to patch
   uint64_t scratch[8];          // 616: spill slots for the backend
-  void* thread;                 // 680: runtime's per-thread object
+  void* thread;                 // 680: the runtime's GuestThread (hooks find it here)
   // 688: the C++ functions translated code calls, by slot (arm64's
   // HelperTable): code holds slot numbers, not phybin's randomised
   // addresses, so a later run can reuse it.

@@ -4,14 +4,15 @@
 // rule the frontend follows too).
 #include <cstdint>
 
-#include "runtime/runtime.h"
+#include "runtime/guest_thread.h"
 #include "runtime/signals.h"
 #include "x86/decoder.h"
 #include "x86/fault_flags.h"
 
 namespace phybin::runtime {
 
-void Runtime::repair_fault_flags(GuestState& st, uint64_t block_start) const {
+void GuestThread::repair_fault_flags(uint64_t block_start) {
+  GuestState& st = *state_;
   constexpr unsigned kMaxInsns = x86::kMaxBlockInsns;
   const x86::Decoder& decoder = frontend_.decoder();
   x86::FaultFlagTracker tracker;

@@ -11,7 +11,7 @@
 
 #include "arm64/regmap.h"
 #include "linux/syscalls.h"
-#include "runtime/runtime.h"
+#include "runtime/guest_thread.h"
 #include "runtime/signals.h"
 #include "runtime/signals_internal.h"
 
@@ -83,57 +83,60 @@ sys::GuestSignal fault_signal(int sig, const siginfo_t* info, bool write) {
 
 // On return from the handler the thread runs leave(state): translated code
 // (or the helper) is abandoned and the dispatcher delivers the signal.
-void divert_to_dispatcher(ucontext_t* uc, Runtime* rt, GuestState* st) {
-  st->exit_link = 0;
-  uc->uc_mcontext.pc = reinterpret_cast<uint64_t>(rt->stubs().leave);
-  uc->uc_mcontext.regs[0] = reinterpret_cast<uint64_t>(st);
+void divert_to_dispatcher(ucontext_t* uc, GuestThread& thread) {
+  GuestState& st = thread.state();
+  st.exit_link = 0;
+  uc->uc_mcontext.pc = reinterpret_cast<uint64_t>(thread.process().stubs().leave);
+  uc->uc_mcontext.regs[0] = reinterpret_cast<uint64_t>(&st);
 }
 
 // A fault of the guest: in translated code (registers in the host
 // context, the instruction from the block's side table) or in a helper
 // (guest state in memory, RIP stored before the call).  A jump to guest
 // code that is not there never faults here: the dispatcher finds it.
-bool divert_guest_fault(int sig, siginfo_t* info, ucontext_t* uc, Runtime* rt) {
+bool divert_guest_fault(int sig, siginfo_t* info, ucontext_t* uc, GuestThread& thread) {
   GuestThreadFlags& flags = thread_flags();
   if (!flags.in_guest || flags.busy) return false;
-  GuestState* st = rt->guest_state();
+  GuestState& st = thread.state();
+  const Process& process = thread.process();
   const mcontext_t& mc = uc->uc_mcontext;
   const auto* pc = reinterpret_cast<const void*>(mc.pc);
-  const bool in_translated_code = mc.regs[arm64::regmap::kState.code] == reinterpret_cast<uint64_t>(st);
-  Runtime::RunningInsn at;
-  if (in_translated_code && rt->running_insn(pc, at)) {
-    capture_guest_registers(*st, mc);
-    st->rip = at.guest_pc;
-    rt->repair_fault_flags(*st, at.block_start);
+  const bool in_translated_code = mc.regs[arm64::regmap::kState.code] == reinterpret_cast<uint64_t>(&st);
+  Process::RunningInsn at;
+  if (in_translated_code && process.running_insn(pc, at)) {
+    capture_guest_registers(st, mc);
+    st.rip = at.guest_pc;
+    thread.repair_fault_flags(at.block_start);
     queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));
-  } else if (!rt->in_code_cache(pc)) {
+  } else if (!process.in_code_cache(pc)) {
     queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));
   } else {
     return false;  // in a stub: phybin's own
   }
-  divert_to_dispatcher(uc, rt, st);
+  divert_to_dispatcher(uc, thread);
   return true;
 }
 
 // A write to a guest code page phybin protected.  Usually the store runs
 // again on the writable page.  When it writes code further on in its own
 // block, which must not run stale, the guest resumes at the store from a
-// fresh translation instead (Runtime::request_unprotected_step).
-bool handle_code_write(Runtime* rt, siginfo_t* info, ucontext_t* uc) {
+// fresh translation instead (GuestThread::request_unprotected_step).
+bool handle_code_write(GuestThread& thread, siginfo_t* info, ucontext_t* uc) {
   const auto address = reinterpret_cast<uint64_t>(info->si_addr);
   const mcontext_t& mc = uc->uc_mcontext;
   GuestThreadFlags& flags = thread_flags();
-  GuestState* st = rt->guest_state();
-  Runtime::RunningInsn store{};
-  const bool in_block = flags.in_guest && !flags.busy && st &&
-                        mc.regs[arm64::regmap::kState.code] == reinterpret_cast<uint64_t>(st) &&
-                        rt->running_insn(reinterpret_cast<const void*>(mc.pc), store);
-  if (!rt->handle_code_write(address)) return false;
+  GuestState& st = thread.state();
+  Process& process = thread.process();
+  Process::RunningInsn store{};
+  const bool in_block = flags.in_guest && !flags.busy &&
+                        mc.regs[arm64::regmap::kState.code] == reinterpret_cast<uint64_t>(&st) &&
+                        process.running_insn(reinterpret_cast<const void*>(mc.pc), store);
+  if (!process.handle_code_write(address)) return false;
   if (in_block && address >= store.guest_pc && address < store.block_end) {
-    capture_guest_registers(*st, mc);
-    st->rip = store.guest_pc;
-    rt->request_unprotected_step();
-    divert_to_dispatcher(uc, rt, st);
+    capture_guest_registers(st, mc);
+    st.rip = store.guest_pc;
+    thread.request_unprotected_step();
+    divert_to_dispatcher(uc, thread);
   }
   return true;
 }
@@ -152,14 +155,14 @@ void fault_kills(int sig) {
 // sys::rewind_unstarted_syscall); one that has started returns EINTR.
 void request_delivery(ucontext_t* uc) {
   GuestThreadFlags& flags = thread_flags();
-  Runtime* rt = Runtime::current();
-  if (!rt || !flags.in_guest || flags.busy) return;
+  GuestThread* thread = GuestThread::current();
+  if (!thread || !flags.in_guest || flags.busy) return;
   if (flags.in_syscall) {
     uint64_t pc = uc->uc_mcontext.pc;
     if (sys::rewind_unstarted_syscall(pc, uc->uc_mcontext.regs)) uc->uc_mcontext.pc = pc;
     return;
   }
-  rt->force_exit(reinterpret_cast<const void*>(uc->uc_mcontext.pc));
+  thread->force_exit(reinterpret_cast<const void*>(uc->uc_mcontext.pc));
 }
 
 void fault_handler(int sig, siginfo_t* info, void* context) {
@@ -169,11 +172,11 @@ void fault_handler(int sig, siginfo_t* info, void* context) {
     request_delivery(uc);
     return;
   }
-  Runtime* rt = Runtime::current();
-  if (rt && sig == SIGSEGV && info->si_code == SEGV_ACCERR && handle_code_write(rt, info, uc))
+  GuestThread* thread = GuestThread::current();
+  if (thread && sig == SIGSEGV && info->si_code == SEGV_ACCERR && handle_code_write(*thread, info, uc))
     return;
   if (sigjmp_buf* guard = copy_guard()) siglongjmp(*guard, 1);
-  if (rt && divert_guest_fault(sig, info, uc, rt)) return;
+  if (thread && divert_guest_fault(sig, info, uc, *thread)) return;
   fault_kills(sig);
 }
 

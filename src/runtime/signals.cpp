@@ -16,7 +16,7 @@
 #include "common/mxcsr.h"
 #include "linux/signal_frame.h"
 #include "linux/syscalls.h"
-#include "runtime/runtime.h"
+#include "runtime/guest_thread.h"
 #include "runtime/signals_internal.h"
 #include "x86/sse.h"
 
@@ -305,25 +305,23 @@ void raise_guest_signal(GuestState* state, int signal) {
     signal = SIGSEGV;
   }
   logf(LogLevel::Info, "phybin: guest signal %d at %#llx", signal, static_cast<unsigned long long>(state->rip));
-  Runtime* rt = Runtime::current();
-  if (!rt) die_of_signal(signal);
+  GuestThread* thread = GuestThread::of(state);
+  if (!thread) die_of_signal(signal);
   if (signal == kTrapUntranslatable) {
-    rt->untranslatable(*state);
+    thread->untranslatable();
     signal = SIGILL;
   }
   // #DE, #XM and the other traps of translated code and helpers: the flags
   // as at the instruction.
-  if (const uint64_t start = rt->block_start_holding(state->rip)) rt->repair_fault_flags(*state, start);
+  if (const uint64_t start = thread->process().block_start_holding(state->rip)) thread->repair_fault_flags(start);
   if (signal == kTrapCodeFetch) {
-    rt->raise_fetch_fault(*state);
+    thread->raise_fetch_fault();
   } else {
     GuestSignal g = signal == kTrapSimdFp ? simd_fp_signal(*state) : trap_signal(signal, state->rip);
     if (signal == SIGSEGV) g.err = error_code;
     queue_sync_signal(g);
   }
-  state->exit_link = 0;
-  rt->stubs().leave(state);
-  __builtin_unreachable();
+  thread->leave_to_dispatcher();
 }
 
 void raise_exec_fault(GuestState& st, uint64_t address, bool mapped) {

@@ -9,7 +9,7 @@
 //    are recorded by the host handler and delivered at the next safe
 //    point: a block exit to the dispatcher or a system call.  The host
 //    handler makes translated code come back to the dispatcher soon (see
-//    Runtime::force_exit);
+//    GuestThread::force_exit);
 //  - the dispatcher builds the frames (deliver_pending_signals), and the
 //    guest's rt_sigreturn restores what the frame holds (sigreturn).
 //

@@ -2,7 +2,7 @@
 // program made, saved so that the next run of the same program starts
 // without translating its start-up code again.  This file knows only the
 // format (write, read, check); what may be saved and how it is put back
-// into a running code cache is the runtime's (runtime_persist.cpp).
+// into a running code cache is the runtime's (process_persist.cpp).
 //
 // The code is saved as it sits in the code cache: branches between blocks
 // and to the stubs are relative, helper calls go through slot numbers, so

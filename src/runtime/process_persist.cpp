@@ -19,7 +19,7 @@
 #include <cstring>
 
 #include "common/log.h"
-#include "runtime/runtime.h"
+#include "runtime/process.h"
 
 namespace phybin::runtime {
 
@@ -93,17 +93,17 @@ bool range_holds(uint64_t begin, uint64_t end, uint64_t page, uint64_t page_size
 
 // Everything besides the guest bytes that changes the code a block gets.
 // A new frontend or backend option must be added here.
-uint64_t Runtime::settings_fingerprint() const {
+uint64_t Process::settings_fingerprint() const {
   uint64_t h = 0xcbf29ce484222325ull;
   for (uint64_t v : {uint64_t{options_.strict_flags}, uint64_t{options_.max_block_insns},
                      uint64_t{backend_.exact_fp_nan}, uint64_t{backend_.lookup_mask},
-                     uint64_t{frontend_.options().host_crc32}, uint64_t{frontend_.options().host_pmull},
-                     uint64_t{frontend_.options().host_aes}, uint64_t{options_.exact_mxcsr}})
+                     uint64_t{frontend_options_.host_crc32}, uint64_t{frontend_options_.host_pmull},
+                     uint64_t{frontend_options_.host_aes}, uint64_t{options_.exact_mxcsr}})
     h = mix(h, v);
   return h;
 }
 
-void Runtime::setup_persistence() {
+void Process::setup_persistence() {
   const PersistOptions& opt = options_.persist;
   const SelfImage& self = self_image();
   struct stat st {};
@@ -124,7 +124,7 @@ void Runtime::setup_persistence() {
   persist_dir_ = opt.dir;
 }
 
-void Runtime::forget_pristine_code(uint64_t begin, uint64_t end) {
+void Process::forget_pristine_code(uint64_t begin, uint64_t end) {
   const uint64_t size = protect_.page_size();
   for (size_t r = 0; r < persist_range_count_; ++r) {
     PersistRange& range = persist_ranges_[r];
@@ -136,7 +136,7 @@ void Runtime::forget_pristine_code(uint64_t begin, uint64_t end) {
   }
 }
 
-bool Runtime::pristine_page(uint64_t page) const {
+bool Process::pristine_page(uint64_t page) const {
   bool inside = false;
   for (size_t r = 0; r < persist_range_count_ && !inside; ++r)
     inside = persist_ranges_[r].pristine &&
@@ -145,7 +145,7 @@ bool Runtime::pristine_page(uint64_t page) const {
   return inside;
 }
 
-bool Runtime::persistable(BlockTable::Index block) const {
+bool Process::persistable(BlockTable::Index block) const {
   const BlockInfo& info = blocks_.at(block);
   if (!info.valid || info.pages_count == 0) return false;
   const uint64_t* pages = blocks_.pages_of(block);
@@ -154,7 +154,7 @@ bool Runtime::persistable(BlockTable::Index block) const {
   return true;
 }
 
-void Runtime::load_translations() {
+void Process::load_translations() {
   setup_persistence();
   if (persist_dir_.empty() || blocks_.size() != 0 || helpers_.size() != 0) return;
   const std::string path = persist_dir_ + "/" + persist_name_;
@@ -188,7 +188,7 @@ void Runtime::load_translations() {
   logf(LogLevel::Info, "phybin: loaded %zu blocks from %s", image->blocks.size(), path.c_str());
 }
 
-void Runtime::place_saved_blocks(const TranslationImage& image) {
+void Process::place_saved_blocks(const TranslationImage& image) {
   uint32_t* begin = cache_.free_begin();
   for (const SavedBlock& b : image.blocks)
     std::memcpy(begin + b.offset, image.code.data() + b.code_begin, size_t{b.words} * 4);
@@ -203,7 +203,7 @@ void Runtime::place_saved_blocks(const TranslationImage& image) {
         blocks_.add(b.guest_start, b.guest_end, begin + b.offset, b.words, marks.data(), marks.size());
     blocks_.set_indirect_entry(index, b.indirect_words);
     for (uint32_t i = 0; i < b.pages_count; ++i) blocks_.depends_on_page(index, image.pages[b.pages_begin + i]);
-    enter_in_lookup(index);
+    enter_in_lookups(index);
   }
   for (const SavedLink& l : image.links) link(begin + l.site, first + l.target);
   blocks_loaded_ = image.blocks.size();
@@ -213,7 +213,7 @@ void Runtime::place_saved_blocks(const TranslationImage& image) {
 // their code as in the cache but with linked exits put back to their
 // unlinked form (the link may lead to a block that is not saved), and
 // the links between saved blocks listed apart.
-TranslationImage Runtime::saved_image() const {
+TranslationImage Process::saved_image() const {
   TranslationImage im;
   im.key = persist_key_;
   const SelfImage& self = self_image();
@@ -255,7 +255,7 @@ TranslationImage Runtime::saved_image() const {
   return im;
 }
 
-void Runtime::save_translations() {
+void Process::save_translations() {
   // Nothing new since the load: the file holds all of it already.  (Code
   // checked for unmasked SSE exceptions is saved too: with them masked its
   // checks never fire, so it is right in any run, only slower.)
@@ -270,7 +270,7 @@ void Runtime::save_translations() {
   }
   // Code made for DAZ or FTZ alone flushes in software: wrong in a run
   // that starts with the usual MXCSR.
-  if (frontend_.fp_mode() != initial_fp_mode()) {
+  if (fp_mode_ != initial_fp_mode()) {
     log_line(LogLevel::Info, "phybin: translations not saved: made for a non-default MXCSR flush mode");
     return;
   }

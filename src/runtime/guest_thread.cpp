@@ -1,0 +1,215 @@
+#include "runtime/guest_thread.h"
+
+#include <cstring>
+#include <string>
+
+#include "common/error.h"
+#include "common/log.h"
+#include "ir/passes.h"
+#include "runtime/host_disasm.h"
+#include "runtime/signals.h"
+#include "x86/lazy_flags.h"
+
+namespace phybin::runtime {
+
+namespace {
+
+// A plain pointer in the executable's static TLS: a signal handler reads
+// it without allocation or locks.
+thread_local GuestThread* t_current = nullptr;
+
+// Sets the current thread for the duration of run().
+struct CurrentScope {
+  explicit CurrentScope(GuestThread* thread) { t_current = thread; }
+  ~CurrentScope() { t_current = nullptr; }
+};
+
+Error cannot_allocate(uint64_t pc) {
+  return Error(ErrorCode::PHYBIN_ERR_INTERNAL, "cannot allocate registers for the instruction at " + std::to_string(pc));
+}
+
+}  // namespace
+
+GuestThread* GuestThread::current() { return t_current; }
+
+x86::Hooks GuestThread::hooks() {
+  x86::Hooks hooks;
+  hooks.syscall = &GuestThread::syscall_entry;
+  hooks.raise_signal = &raise_guest_signal;
+  hooks.fp_traps_changed = &GuestThread::fp_traps_changed;
+  return hooks;
+}
+
+GuestThread::GuestThread(Process& process, GuestState& state)
+    : process_(process), state_(&state), frontend_(hooks(), process.frontend_options()), lookup_(new_lookup_table()) {
+  frontend_.set_fp_mode(process.initial_fp_mode());
+  frontend_.set_code_memory(&process.protect());
+  clear_lookup();
+  state.thread = this;
+  process.add_thread(*this);
+}
+
+GuestThread::~GuestThread() {
+  process_.remove_thread(*this);
+  state_->thread = nullptr;
+}
+
+// A copy of the empty table, made once: cheaper than its loop (start-up).
+void GuestThread::clear_lookup() {
+  std::memcpy(static_cast<void*>(lookup_.get()), process_.empty_lookup(), kLookupEntries * sizeof(LookupEntry));
+}
+
+BlockTable::Index GuestThread::lookup_or_translate(uint64_t pc) {
+  BlockTable::Index b = process_.blocks().find_guest(pc);
+  return b != BlockTable::kNone ? b : translate(pc);
+}
+
+// The frontend's block at pc, optimised (and checked): what the backend gets.
+ir::Block& GuestThread::build_block(uint64_t pc, unsigned max_insns) {
+  if (forget_code_pending_) {
+    frontend_.forget_code();
+    forget_code_pending_ = false;
+  }
+  ir::Block& block = block_scratch_;
+  frontend_.translate(pc, max_insns, block);
+  ir::optimize(block);
+  if (process_.options().verify_ir) ir::verify_or_throw(block);
+  return block;
+}
+
+Process::Emitted GuestThread::emit(const ir::Block& block) {
+  const Process::Emitted code = process_.emit(block, marks_, indirect_entry_);
+  log_block(block, code);
+  return code;
+}
+
+BlockTable::Index GuestThread::translate(uint64_t pc) {
+  // Code the guest cannot read is code it cannot run: SIGSEGV, as natively.
+  CodeProtect& protect = process_.protect();
+  if (!protect.prepare_page(pc & ~(protect.page_size() - 1))) return BlockTable::kNone;
+  unsigned max_insns = process_.options().max_block_insns;
+  for (;;) {
+    ir::Block& block = build_block(pc, max_insns);
+    try {
+      const Process::Emitted code = emit(block);
+      return process_.add_block(block, code, marks_, indirect_entry_, frontend_.lookahead());
+    } catch (const arm64::BlockTooComplex&) {
+      if (block.guest_insns <= 1) throw cannot_allocate(pc);
+      max_insns = block.guest_insns / 2;
+    }
+  }
+}
+
+// One instruction, translated for a single run: not registered, so its
+// page stays writable (see request_unprotected_step).
+const uint32_t* GuestThread::translate_unregistered(uint64_t pc) {
+  try {
+    return emit(build_block(pc, 1)).code;
+  } catch (const arm64::BlockTooComplex&) {
+    throw cannot_allocate(pc);
+  }
+}
+
+void GuestThread::raise_fetch_fault() {
+  CodeProtect& protect = process_.protect();
+  const uint64_t end = protect.executable_end(state_->rip);
+  raise_exec_fault(*state_, end, protect.is_mapped(end));
+}
+
+void GuestThread::untranslatable() const {
+  const std::string message = frontend_.untranslatable_message(state_->rip);
+  if (!guest_handles_fault(SIGILL)) fatal(ErrorCode::PHYBIN_ERR_ILLEGAL_INSTR, message);
+  logf(LogLevel::Warn, "phybin: %s: the guest's SIGILL handler runs, as on a CPU without it", message.c_str());
+}
+
+void GuestThread::log_block(const ir::Block& block, Process::Emitted code) const {
+  if (!log_enabled(LogLevel::Debug)) return;
+  std::string text = "phybin: block " + std::to_string(process_.blocks_translated()) + "\n" +
+                     frontend_.disassemble(block.guest_start, block.guest_end) + ir::print_block(block) +
+                     disassemble_host(code.code, code.words);
+  log_line(LogLevel::Debug, text);
+}
+
+void GuestThread::start_state() {
+  GuestState& state = *state_;
+  state.lookup_mask = kLookupEntries - 1;
+  state.helper_table = process_.helpers().entries();
+  state.exit_link = 0;
+  state.fp_mode = ir::FpMode::of_mxcsr(state.mxcsr, process_.options().exact_mxcsr).bits();
+}
+
+// SSE exceptions unmasked or masked again, or another flush mode:
+// translations change kind.
+bool GuestThread::fp_mode_changed() const {
+  return (state_->sse_trap_fpsr != 0) != frontend_.fp_traps() || state_->fp_mode != frontend_.fp_mode().bits();
+}
+
+void GuestThread::change_fp_mode() {
+  const ir::FpMode mode = ir::FpMode::of_bits(state_->fp_mode);
+  process_.flush_for_fp_mode(mode);
+  frontend_.set_fp_traps(state_->sse_trap_fpsr != 0);
+  frontend_.set_fp_mode(mode);
+}
+
+// Runs translated code from `code` until it leaves to the dispatcher: at
+// a block exit, or through leave() from anywhere (a system call
+// delivering a signal, a fault).
+void GuestThread::enter(const uint32_t* code) {
+  GuestThreadFlags& flags = thread_flags();
+  flags.busy = 0;
+  flags.in_guest = 1;
+  // A signal that came while busy: its handler saw no code to stop.
+  if (!signals_pending()) process_.stubs().enter(state_, code);
+  flags.in_guest = 0;
+  flags.in_syscall = 0;
+}
+
+void GuestThread::run() {
+  const CurrentScope scope(this);
+  install_fault_handlers();
+  start_state();
+  GuestState& state = *state_;
+  GuestThreadFlags& flags = thread_flags();
+  unsigned generation = process_.flush_count();  // of the code the last exit left
+  for (;;) {
+    flags.busy = 1;
+    // An indirect exit that missed the table with flags left lazy: they
+    // become RFLAGS before anything (a handler, a system call) sees them.
+    if (state.exit_link == arm64::kExitLazyFlags) {
+      x86::materialise_lazy_flags(&state);
+      state.exit_link = 0;
+    }
+    auto* site = reinterpret_cast<uint32_t*>(state.exit_link);
+    state.exit_link = 0;
+    if (process_.invalidations_deferred()) process_.run_deferred_invalidations();
+    // A handler now runs instead of the exit's target: nothing to link.
+    if ((signals_pending() || signals_held()) && deliver_pending_signals(state)) site = nullptr;
+    if (fp_mode_changed()) {
+      change_fp_mode();
+      site = nullptr;
+    }
+    if (unprotected_step_) {
+      unprotected_step_ = 0;
+      enter(translate_unregistered(state.rip));
+      generation = process_.flush_count() + 1;  // its exit is not worth linking
+      continue;
+    }
+    BlockTable::Index block = lookup_or_translate(state.rip);
+    if (block == BlockTable::kNone) {
+      if (!emulate_vsyscall()) raise_fetch_fault();
+      continue;
+    }
+    // Link the exit we came from, unless a flush threw its code away.
+    if (site && process_.flush_count() == generation) process_.link(site, block);
+    state.lookup_table = reinterpret_cast<uint64_t>(lookup_.get());
+    generation = process_.flush_count();
+    enter(process_.blocks().at(block).host);
+    set_temporary_mask_syscall(false);
+  }
+}
+
+void invalidate_guest_code(uint64_t start, uint64_t length) {
+  if (GuestThread* thread = GuestThread::current()) thread->process().invalidate(start, length);
+}
+
+}  // namespace phybin::runtime

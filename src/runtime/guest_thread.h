@@ -1,0 +1,122 @@
+// One guest thread: its guest state, its own frontend and translation
+// scratch, its indirect-branch table, and the dispatcher loop that runs it.
+// What the threads share is the Process (process.h).
+//
+// Signal handlers and the hooks of translated code find the thread without
+// a global: the hooks get the GuestState, whose `thread` field points here
+// (GuestThread::of); a host signal handler takes the thread it interrupted
+// (GuestThread::current, a thread_local pointer: async-signal-safe, as the
+// executable's own TLS needs no allocation).
+#pragma once
+
+#include <csignal>
+#include <cstdint>
+#include <vector>
+
+#include "arm64/backend.h"
+#include "common/guest_state.h"
+#include "ir/ir.h"
+#include "runtime/process.h"
+#include "x86/frontend.h"
+
+namespace phybin::runtime {
+
+class GuestThread {
+ public:
+  // Registers with `process` and points state.thread here.
+  GuestThread(Process& process, GuestState& state);
+  ~GuestThread();
+  GuestThread(const GuestThread&) = delete;
+  GuestThread& operator=(const GuestThread&) = delete;
+
+  // Runs the guest from its state's rip; returns only if the guest thread
+  // ends without exiting the process (never for now: exit_group exits).
+  void run();
+
+  Process& process() const { return process_; }
+  GuestState& state() const { return *state_; }
+  // The thread running on this host thread (inside run()), or nullptr.
+  static GuestThread* current();
+  // The thread whose guest state `state` is.
+  static GuestThread* of(const GuestState* state) { return static_cast<GuestThread*>(state->thread); }
+  // The hooks of translated code and helpers (x86::Hooks); they reach the
+  // thread through the GuestState they get.
+  static x86::Hooks hooks();
+
+  // ---- for signal handlers and traps
+  // Signal handler, for a guest fault at state().rip inside the block that
+  // starts at block_start: the status flags the guest's handler must see
+  // (fault_flags.cpp).  Allocates nothing.
+  void repair_fault_flags(uint64_t block_start);
+  // The next dispatch runs the instruction at the guest RIP once from a
+  // translation that protects nothing: a store into code further on in its
+  // own block (handle_code_write dropped the block) must take effect before
+  // that code runs, and the store must not fault again.
+  void request_unprotected_step() { unprotected_step_ = 1; }
+  // Async signal handler: makes the translated code running at host `pc`
+  // come back to the dispatcher at its next block exit.
+  void force_exit(const void* pc);
+  // The guest instruction at rip runs into memory it cannot fetch: queues
+  // its SIGSEGV.
+  void raise_fetch_fault();
+  // The instruction at rip is one phybin does not translate: stops with
+  // PHYBIN_ERR_ILLEGAL_INSTR unless the guest handles SIGILL (then the
+  // caller delivers it, as a CPU without the instruction would).
+  void untranslatable() const;
+  // Abandons translated code (and the helper it called) for the
+  // dispatcher; the guest state must be in memory.
+  [[noreturn]] void leave_to_dispatcher();
+
+  // ---- for Process: its code changed (inline: run for every new block)
+  void enter_in_lookup(const BlockInfo& info) {
+    lookup_[info.guest_start & (kLookupEntries - 1)] = LookupEntry{info.lookup_key(), info.indirect_entry()};
+  }
+  void drop_from_lookup(const BlockInfo& info) {
+    const size_t slot = info.guest_start & (kLookupEntries - 1);
+    LookupEntry& e = lookup_[slot];
+    if (e.guest == info.lookup_key() && e.host == info.indirect_entry()) e = process_.empty_lookup()[slot];
+  }
+  void clear_lookup();
+  // The frontend's caches may hold changed guest code: they are emptied
+  // before the next translation (not here: a signal handler may call this).
+  void code_changed() { forget_code_pending_ = true; }
+
+ private:
+  // kNone when guest code at pc is not mapped (the guest then gets SIGSEGV).
+  BlockTable::Index lookup_or_translate(uint64_t pc);
+  BlockTable::Index translate(uint64_t pc);
+  ir::Block& build_block(uint64_t pc, unsigned max_insns);
+  Process::Emitted emit(const ir::Block& block);
+  const uint32_t* translate_unregistered(uint64_t pc);
+  void log_block(const ir::Block& block, Process::Emitted code) const;
+  void start_state();
+  bool fp_mode_changed() const;
+  void change_fp_mode();
+  void enter(const uint32_t* code);
+  // Guest system calls (guest_thread_events.cpp).
+  static uint64_t syscall_entry(GuestState* s, uint64_t, uint64_t);
+  static void fp_traps_changed(GuestState* state);
+  void system_call();
+  // A call into the x86-64 vsyscall page: emulated as Linux does; false
+  // when rip is not one of its entries (or the return address cannot be
+  // read), which then faults as any code fetch there.
+  bool emulate_vsyscall();
+  void host_call(bool interruptible);
+
+  Process& process_;
+  GuestState* state_;
+  x86::Frontend frontend_;
+  ir::Block block_scratch_;             // scratch of translate
+  std::vector<arm64::InsnMark> marks_;  // scratch of emit
+  uint32_t indirect_entry_ = 0;         // emit's block's, in words
+  // The indirect-branch table this thread's translated code searches
+  // (GuestState::lookup_table, unless switched to the empty one).
+  LookupTable lookup_;
+  bool forget_code_pending_ = false;  // frontend caches hold changed code
+  volatile sig_atomic_t unprotected_step_ = 0;
+};
+
+// ProcessConfig::invalidate_code: the process of the calling guest thread.
+void invalidate_guest_code(uint64_t start, uint64_t length);
+
+}  // namespace phybin::runtime

@@ -1,0 +1,301 @@
+#include "runtime/process.h"
+
+#include <unistd.h>
+
+#include <cstring>
+#include <iterator>
+#include <string>
+
+#if defined(__aarch64__)
+#include <sys/auxv.h>
+#endif
+
+#include "common/error.h"
+#include "common/log.h"
+#include "runtime/guest_thread.h"
+#include "runtime/signals.h"
+#include "x86/helpers.h"
+#include "x86/lazy_flags.h"
+#include "x86/sse.h"
+
+namespace phybin::runtime {
+
+namespace {
+
+uint64_t host_page_size() {
+  const long page = sysconf(_SC_PAGESIZE);
+  return page > 0 ? static_cast<uint64_t>(page) : 4096;
+}
+
+// What the frontend may use of the host: the CRC32 instructions, the AES
+// instructions and the 64x64-bit PMULL of the crypto extension are optional
+// in ARMv8.0.  The settings can only turn them off (to test the helpers).
+x86::FrontendOptions host_frontend_options(const RuntimeOptions& options) {
+  x86::FrontendOptions out;
+  out.strict_flags = options.strict_flags;
+#if defined(__aarch64__)
+  constexpr unsigned long kHwcapAes = 1ul << 3, kHwcapPmull = 1ul << 4, kHwcapCrc32 = 1ul << 7;
+  const unsigned long hwcap = getauxval(AT_HWCAP);
+  out.host_crc32 = options.host_crc32 && (hwcap & kHwcapCrc32) != 0;
+  out.host_pmull = options.host_pmull && (hwcap & kHwcapPmull) != 0;
+  out.host_aes = options.host_aes && (hwcap & kHwcapAes) != 0;
+#else
+  out.host_crc32 = options.host_crc32;
+  out.host_pmull = options.host_pmull;
+  out.host_aes = options.host_aes;
+#endif
+  return out;
+}
+
+}  // namespace
+
+LookupTable new_lookup_table() {
+  return LookupTable(static_cast<LookupEntry*>(std::malloc(kLookupEntries * sizeof(LookupEntry))));
+}
+
+Process::Process(const RuntimeOptions& options)
+    : options_(options),
+      frontend_options_(host_frontend_options(options)),
+      cache_(options.cache_bytes),
+      blocks_(host_page_size()),
+      protect_(host_page_size()),
+      empty_lookup_(new_lookup_table()),
+      fp_mode_(initial_fp_mode()) {
+  x86::set_helper_hooks(GuestThread::hooks());
+  x86::sse::set_exact_flags(options.exact_mxcsr);
+  backend_.stubs = cache_.stubs();
+  backend_.helpers = &helpers_;
+  backend_.raise_signal = &raise_guest_signal;
+  backend_.materialise_flags = &x86::materialise_lazy_flags;
+  backend_.lookup_mask = kLookupEntries - 1;
+  LookupEntry* empty = empty_lookup_.get();
+  for (size_t slot = 0; slot < kLookupEntries; ++slot) empty[slot] = empty_lookup_entry(slot);
+}
+
+// An empty entry matches no guest address: a guest jump to address 0 (or
+// anywhere without code) misses and gets its SIGSEGV in the dispatcher.
+LookupEntry Process::empty_lookup_entry(size_t slot) const {
+  return LookupEntry{arm64::empty_lookup_key(slot, kLookupEntries - 1), cache_.stubs().empty_entry};
+}
+
+// A thread that starts while code exists (a later guest thread) finds all
+// of it from its first indirect branch, as the threads already running do.
+void Process::add_thread(GuestThread& thread) {
+  threads_.push_back(&thread);
+  for (BlockTable::Index b = 0; b < blocks_.size(); ++b)
+    if (blocks_.at(b).valid) thread.enter_in_lookup(blocks_.at(b));
+}
+
+void Process::remove_thread(GuestThread& thread) { std::erase(threads_, &thread); }
+
+void Process::enter_in_lookups(BlockTable::Index index) {
+  for_each_thread([&](GuestThread& thread) { thread.enter_in_lookup(blocks_.at(index)); });
+}
+
+void Process::flush() {
+  cache_.flush();
+  blocks_.clear();
+  for_each_thread([](GuestThread& thread) { thread.clear_lookup(); });
+  logf(LogLevel::Info, "phybin: code cache flushed (%u so far)", cache_.flush_count());
+}
+
+void Process::flush_for_fp_mode(const ir::FpMode& fp_mode) {
+  flush();
+  fp_mode_ = fp_mode;
+}
+
+// `site` is an exit's B, or the conditional branch of a taken exit: that is
+// patched when the target is within its reach, else the B its stub begins
+// with (see exit_to).  Either way the branch's unlinked target is kept.
+void Process::link(uint32_t* site, BlockTable::Index target) {
+  const uint32_t* host = blocks_.at(target).host;
+  for (;;) {
+    auto* unlinked = const_cast<uint32_t*>(arm64::Assembler::branch_target(site));
+    if (arm64::Assembler::patch_branch(site, host)) {
+      CodeCache::sync_icache(site, site + 1);
+      blocks_.add_link(site, unlinked, target);
+      return;
+    }
+    if (!arm64::Assembler::is_conditional_branch(*site)) return;
+    site = unlinked;
+  }
+}
+
+const uint32_t* Process::try_emit(const ir::Block& block, std::vector<arm64::InsnMark>& marks,
+                                  uint32_t& indirect_entry) {
+  arm64::Assembler a(cache_.free_begin(), cache_.free_words());
+  if (!arm64::compile_block(block, a, backend_, &marks, &indirect_entry)) return nullptr;
+  const uint32_t* code = cache_.free_begin();
+  cache_.commit(a.cursor());
+  return code;
+}
+
+// Cache full: start over with an empty cache, once.
+Process::Emitted Process::emit(const ir::Block& block, std::vector<arm64::InsnMark>& marks,
+                               uint32_t& indirect_entry) {
+  const uint32_t* code = try_emit(block, marks, indirect_entry);
+  if (!code) {
+    flush();
+    code = try_emit(block, marks, indirect_entry);
+  }
+  if (!code) throw Error(ErrorCode::PHYBIN_ERR_USAGE, "PHYBIN_CACHE_SIZE is too small to hold a single block; raise it");
+  return Emitted{code, static_cast<uint32_t>(cache_.free_begin() - code)};
+}
+
+BlockTable::Index Process::add_block(const ir::Block& block, Emitted code,
+                                     const std::vector<arm64::InsnMark>& marks, uint32_t indirect_entry,
+                                     const std::vector<std::pair<uint64_t, uint64_t>>& lookahead) {
+  BlockTable::Index index = blocks_.add(block.guest_start, block.guest_end, code.code, code.words, marks);
+  blocks_.set_indirect_entry(index, indirect_entry);
+  protect_and_register(index, block, lookahead);
+  enter_in_lookups(index);
+  ++blocks_translated_;
+  guest_insns_translated_ += block.guest_insns;
+  return index;
+}
+
+// The pages the translation read (the block and the code looked at
+// beyond it) are write-protected if the guest may write them, and the
+// block is dropped when they change.
+void Process::protect_and_register(BlockTable::Index index, const ir::Block& block,
+                                   const std::vector<std::pair<uint64_t, uint64_t>>& lookahead) {
+  const uint64_t size = protect_.page_size();
+  uint64_t pages[16];
+  size_t n = 0;
+  auto add = [&](uint64_t begin, uint64_t end) {
+    for (uint64_t p = begin & ~(size - 1); p < end; p += size) {
+      bool known = false;
+      for (size_t i = 0; i < n && !known; ++i) known = pages[i] == p;
+      if (known) continue;
+      if (n == std::size(pages)) {  // never in practice: register what we have
+        for (size_t i = 0; i < n; ++i) blocks_.depends_on_page(index, pages[i]);
+        n = 0;
+      }
+      pages[n++] = p;
+      protect_.prepare_page(p);
+    }
+  };
+  add(block.guest_start, block.guest_end);
+  for (const auto& [begin, end] : lookahead) add(begin, end);
+  for (size_t i = 0; i < n; ++i) blocks_.depends_on_page(index, pages[i]);
+}
+
+bool Process::running_insn(const void* pc, RunningInsn& out) const {
+  BlockTable::Index b = blocks_.find_host(pc);
+  if (b == BlockTable::kNone) return false;
+  out = RunningInsn{blocks_.guest_pc_at(b, pc), blocks_.at(b).guest_start, blocks_.at(b).guest_end};
+  return true;
+}
+
+uint64_t Process::block_start_holding(uint64_t rip) const {
+  // Blocks are at most a few hundred bytes of guest code: look back that far.
+  constexpr uint64_t kLookBack = 1024;
+  for (uint64_t k = 0; k <= kLookBack && k <= rip; ++k) {
+    const BlockTable::Index b = blocks_.find_guest(rip - k);
+    if (b != BlockTable::kNone && blocks_.at(b).valid && blocks_.at(b).guest_end > rip) return rip - k;
+  }
+  return 0;
+}
+
+// Inside a helper the running blocks are those whose guest range holds the
+// helper's instruction; anywhere else (the stubs, the dispatcher about to
+// enter) any block may be next: unlink them all.  So too when the block is
+// inside its indirect-branch lookup, past the load of the table: it may
+// still jump to a block found in the real one.
+void Process::unlink_running(const void* pc, uint64_t rip) {
+  BlockTable::Index b = blocks_.find_host(pc);
+  if (b != BlockTable::kNone && !in_indirect_lookup(pc)) blocks_.unlink_exits_of(b);
+  else if (!cache_.contains(pc)) blocks_.unlink_exits_of_blocks_at(rip);
+  else blocks_.unlink_all();
+}
+
+// The inline lookup (compile_exit.cpp, exit_indirect) ends with `br x2`
+// five instructions after the load of the table, or at most eleven on
+// its second compare (which writes a lazy flags record of up to four
+// instructions).  Seen a little early, the cost is unlinking everything.
+bool Process::in_indirect_lookup(const void* pc) const {
+  constexpr uint32_t kBrX2 = 0xd61f0040;
+  const auto* w = static_cast<const uint32_t*>(pc);
+  for (int i = 0; i < 12 && cache_.contains(w + i); ++i)
+    if (w[i] == kBrX2) return true;
+  return false;
+}
+
+// Reached from the SIGSEGV handler.  When the tables are not busy the
+// fault came from a guest store (translated code, a helper, the Linux
+// layer writing guest memory), never from inside malloc: dropping the
+// translations here, which frees table nodes, is safe.
+bool Process::handle_code_write(uint64_t address) {
+  if (!protect_.unprotect_on_write(address)) return false;
+  const uint64_t page = address & ~(protect_.page_size() - 1);
+  logf(LogLevel::Debug, "phybin: guest wrote its code page %#llx: translations dropped",
+       static_cast<unsigned long long>(page));
+  if (thread_flags().busy) {
+    const sig_atomic_t n = deferred_count_;
+    if (n < static_cast<sig_atomic_t>(kMaxDeferred)) {
+      deferred_pages_[n] = page;
+      deferred_count_ = n + 1;
+    } else {
+      deferred_overflow_ = 1;
+    }
+    return true;
+  }
+  drop_code(page, page + protect_.page_size());
+  return true;
+}
+
+// The dropped blocks leave every thread's lookup table, and every frontend
+// forgets what it learnt about the code before its next translation.
+void Process::drop_code(uint64_t begin, uint64_t end) {
+  GuestThreadFlags& flags = thread_flags();
+  const sig_atomic_t was_busy = flags.busy;
+  flags.busy = 1;
+  size_t n = blocks_.invalidate(begin, end, [&](const BlockInfo& info) {
+    for_each_thread([&](GuestThread& thread) { thread.drop_from_lookup(info); });
+  });
+  if (n) for_each_thread([](GuestThread& thread) { thread.code_changed(); });
+  flags.busy = was_busy;
+}
+
+void Process::run_deferred_invalidations() {
+  if (deferred_overflow_) {
+    deferred_overflow_ = 0;
+    deferred_count_ = 0;
+    drop_code(0, ~uint64_t{0});
+    return;
+  }
+  while (deferred_count_ > 0) {
+    const sig_atomic_t n = deferred_count_ - 1;
+    const uint64_t page = deferred_pages_[n];
+    deferred_count_ = n;
+    drop_code(page, page + protect_.page_size());
+  }
+}
+
+void Process::invalidate(uint64_t start, uint64_t length) {
+  GuestThreadFlags& flags = thread_flags();
+  const sig_atomic_t was_busy = flags.busy;
+  flags.busy = 1;
+  protect_.forget(start, length);
+  const uint64_t end = start + length < start ? ~uint64_t{0} : start + length;
+  forget_pristine_code(start, end);
+  if (blocks_.has_code_in(start, end)) drop_code(start, end);
+  flags.busy = was_busy;
+}
+
+bool Process::unprotect_all_code() {
+  if (!protect_.any_protected()) return false;
+  protect_.unprotect_all([&](uint64_t page) { drop_code(page, page + protect_.page_size()); });
+  return true;
+}
+
+void Process::log_stats() const {
+  logf(LogLevel::Info,
+       "phybin: %llu blocks translated (%llu guest instructions), %llu loaded, code cache %zu of %zu KiB used, "
+       "%u flushes",
+       static_cast<unsigned long long>(blocks_translated_), static_cast<unsigned long long>(guest_insns_translated_),
+       static_cast<unsigned long long>(blocks_loaded_),
+       cache_.used_bytes() >> 10, cache_.capacity_bytes() >> 10, cache_.flush_count());
+}
+
+}  // namespace phybin::runtime

@@ -1,0 +1,215 @@
+// What all guest threads of the process share: the code cache and what is
+// known about the translations in it (block table, write protection of
+// guest code, links between blocks), and their invalidation when guest
+// code changes.  The threads themselves are GuestThread (guest_thread.h).
+#pragma once
+
+#include <csignal>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arm64/backend.h"
+#include "arm64/helper_table.h"
+#include "common/mxcsr.h"
+#include "runtime/block_table.h"
+#include "runtime/code_cache.h"
+#include "runtime/code_protect.h"
+#include "runtime/translation_file.h"
+#include "x86/frontend.h"
+
+namespace phybin::runtime {
+
+class GuestThread;
+
+// The persistent translation cache (process_persist.cpp).
+struct PersistOptions {
+  std::string dir;  // empty: translations are neither loaded nor saved
+  std::string guest_path;
+  uint64_t load_bias = 0;
+  // The program file's code the guest cannot write: only blocks made from
+  // these bytes are saved, as only they are the same in the next run.
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+};
+
+struct RuntimeOptions {
+  size_t cache_bytes = 64u << 20;
+  bool strict_flags = false;
+  bool host_crc32 = true;  // use the host's CRC32 instructions when it has them
+  bool exact_mxcsr = false;  // PHYBIN_EXACT_MXCSR: MXCSR.DE for denormal inputs
+  bool verify_ir = false;    // PHYBIN_IR_VERIFY: every block through ir::verify (the tests)
+  bool host_pmull = true;  // its 64x64-bit PMULL
+  bool host_aes = true;    // its AES instructions
+  unsigned max_block_insns = 48;
+  PersistOptions persist;
+};
+
+struct LookupEntry {
+  uint64_t guest;
+  const void* host;
+};
+inline constexpr size_t kLookupEntries = 1u << 16;  // the indirect-branch table
+
+struct FreeDeleter {
+  void operator()(LookupEntry* p) const { std::free(p); }
+};
+using LookupTable = std::unique_ptr<LookupEntry[], FreeDeleter>;
+LookupTable new_lookup_table();
+
+class Process {
+ public:
+  explicit Process(const RuntimeOptions& options);
+  Process(const Process&) = delete;
+  Process& operator=(const Process&) = delete;
+
+  const RuntimeOptions& options() const { return options_; }
+  // What every thread's frontend may use of the host (its HWCAPs).
+  const x86::FrontendOptions& frontend_options() const { return frontend_options_; }
+  // The MXCSR modes of a guest thread's initial MXCSR.
+  ir::FpMode initial_fp_mode() const { return ir::FpMode::of_mxcsr(mxcsr::kDefault, options_.exact_mxcsr); }
+  CodeProtect& protect() { return protect_; }
+  const arm64::HelperTable& helpers() const { return helpers_; }
+  const BlockTable& blocks() const { return blocks_; }
+  const arm64::Stubs& stubs() const { return cache_.stubs(); }
+  bool in_code_cache(const void* pc) const { return cache_.contains(pc); }
+  unsigned flush_count() const { return cache_.flush_count(); }
+  // All misses: a thread's translated code looks here after force_exit or
+  // an MXCSR mode change, so that its every indirect branch comes back to
+  // the dispatcher.  Also what a thread's own table is emptied from.
+  const LookupEntry* empty_lookup() const { return empty_lookup_.get(); }
+
+  // ---- the guest threads (GuestThread registers itself)
+  void add_thread(GuestThread& thread);
+  void remove_thread(GuestThread& thread);
+
+  // ---- translation (GuestThread::translate builds the block)
+  struct Emitted {
+    const uint32_t* code;
+    uint32_t words;
+  };
+  // Compiles `block` into the code cache, flushing the cache once when it
+  // is full; `marks` and `indirect_entry` receive what the backend says of
+  // the code (see arm64::compile_block).
+  Emitted emit(const ir::Block& block, std::vector<arm64::InsnMark>& marks, uint32_t& indirect_entry);
+  // Registers a block emit() just made: the block table, write protection
+  // of the guest pages it was made from (its own and the frontend's
+  // `lookahead`), the lookup table of every thread.
+  BlockTable::Index add_block(const ir::Block& block, Emitted code, const std::vector<arm64::InsnMark>& marks,
+                              uint32_t indirect_entry, const std::vector<std::pair<uint64_t, uint64_t>>& lookahead);
+  // Patches the exit branch at `site` to jump straight to `target`.
+  void link(uint32_t* site, BlockTable::Index target);
+  // Drops every translation (code cache full).
+  void flush();
+  // A thread's MXCSR asks for translations of another kind (SSE exceptions
+  // unmasked or masked again, another flush mode): everything made so far
+  // goes.  `fp_mode` is the mode of what is translated from now on.
+  void flush_for_fp_mode(const ir::FpMode& fp_mode);
+
+  // ---- for signal handlers: safe there, allocate nothing
+  // The guest instruction whose translated code holds `pc`, and where its
+  // block's guest code begins and ends.
+  struct RunningInsn {
+    uint64_t guest_pc, block_start, block_end;
+  };
+  bool running_insn(const void* pc, RunningInsn& out) const;
+  // The start of a translated block whose guest code holds `rip`, or 0
+  // (for a trap raised by a helper, where no host pc tells).
+  uint64_t block_start_holding(uint64_t rip) const;
+  // Puts back to the dispatcher the linked exits of the code a thread runs
+  // at host `pc` (guest `rip`): see GuestThread::force_exit.
+  void unlink_running(const void* pc, uint64_t rip);
+
+  // ---- guest code changes
+  // SIGSEGV handler: a write at `address`.  True when it hit a guest code
+  // page phybin protected: the page is writable again and its translations
+  // are dropped (now, or at the next dispatch when the tables are busy).
+  bool handle_code_write(uint64_t address);
+  bool invalidations_deferred() const { return deferred_count_ || deferred_overflow_; }
+  // The dispatcher: drops what handle_code_write could not.
+  void run_deferred_invalidations();
+  // ProcessConfig::invalidate_code: guest memory [start, start + length)
+  // was unmapped, remapped or changed protection.
+  void invalidate(uint64_t start, uint64_t length);
+  // A system call failed with EFAULT: makes every protected guest page
+  // writable again (dropping its code), as the host kernel cannot write
+  // them.  False when none was protected.
+  bool unprotect_all_code();
+
+  // ---- persistent translations (process_persist.cpp)
+  // Fills the empty code cache with the translations a previous run of the
+  // same program saved (if any, and if they match).  Before the guest runs.
+  void load_translations();
+  // Saves the translations made from the program file's code for the next
+  // run, unless nothing new was translated.  At exit.
+  void save_translations();
+
+  // ---- statistics
+  // One line of translation statistics for PHYBIN_LOG_LEVEL >= 2.
+  void log_stats() const;
+  uint64_t blocks_translated() const { return blocks_translated_; }
+
+ private:
+  // The lock of the thread registry goes here when threads come.
+  template <typename Fn>
+  void for_each_thread(Fn&& fn) {
+    for (GuestThread* thread : threads_) fn(*thread);
+  }
+  LookupEntry empty_lookup_entry(size_t slot) const;
+  void enter_in_lookups(BlockTable::Index index);
+  void protect_and_register(BlockTable::Index index, const ir::Block& block,
+                            const std::vector<std::pair<uint64_t, uint64_t>>& lookahead);
+  const uint32_t* try_emit(const ir::Block& block, std::vector<arm64::InsnMark>& marks, uint32_t& indirect_entry);
+  // Drops the translations made from guest bytes in [begin, end).
+  void drop_code(uint64_t begin, uint64_t end);
+  bool in_indirect_lookup(const void* pc) const;
+  // Persistent translations (process_persist.cpp).
+  void setup_persistence();
+  uint64_t settings_fingerprint() const;
+  bool persistable(BlockTable::Index block) const;
+  bool pristine_page(uint64_t page) const;
+  // The guest remapped or re-protected [begin, end): the program file's
+  // code there may change, so translations made from it are not saved.
+  void forget_pristine_code(uint64_t begin, uint64_t end);
+  void place_saved_blocks(const TranslationImage& image);
+  TranslationImage saved_image() const;
+
+  RuntimeOptions options_;
+  x86::FrontendOptions frontend_options_;
+  CodeCache cache_;
+  arm64::HelperTable helpers_;
+  arm64::BackendConfig backend_;
+  BlockTable blocks_;
+  CodeProtect protect_;
+  LookupTable empty_lookup_;
+  // The mode the code in the cache was made for (save_translations).
+  ir::FpMode fp_mode_;
+  std::vector<GuestThread*> threads_;
+  // Code pages written while the tables were busy (fault in the
+  // dispatcher's own work): dropped at the next dispatch.
+  static constexpr size_t kMaxDeferred = 64;
+  uint64_t deferred_pages_[kMaxDeferred] = {};
+  volatile sig_atomic_t deferred_count_ = 0;
+  volatile sig_atomic_t deferred_overflow_ = 0;
+  // Persistent translations: where and under which key; the program's
+  // code ranges, each until the guest may have changed it.
+  struct PersistRange {
+    uint64_t begin, end;
+    bool pristine;
+  };
+  static constexpr size_t kMaxPersistRanges = 8;
+  static constexpr size_t kMaxDirtyPages = 64;  // more: whole ranges dirty
+  uint64_t dirty_pages_[kMaxDirtyPages] = {};
+  size_t dirty_page_count_ = 0;
+  std::string persist_dir_, persist_name_;
+  TranslationKey persist_key_;
+  PersistRange persist_ranges_[kMaxPersistRanges] = {};
+  size_t persist_range_count_ = 0;
+  uint64_t blocks_loaded_ = 0;
+  uint64_t blocks_translated_ = 0;
+  uint64_t guest_insns_translated_ = 0;
+};
+
+}  // namespace phybin::runtime
