@@ -3,6 +3,7 @@
 // count in ECX, jecxz tests ECX, xlat reads [EBX + AL]; every register the
 // instruction writes is checked whole (upper halves included).  Buffers
 // come from MAP_32BIT, so their addresses fit in 32 bits in every build.
+// With ECX 0 the upper halves are the vendor's choice (a model line).
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,13 +15,17 @@
 #define HI 0xdead000000000000ull  // upper bits the 32-bit forms must clear
 
 static unsigned char *buf;
+// Set while a case runs whose registers the vendors leave differently: a
+// rep string instruction with the 0x67 prefix and ECX 0 does nothing, and
+// Intel CPUs still clear the upper halves of RCX/RSI/RDI, AMD ones do not.
+static int vendor_case;
 
 static void show(const char *what, uint64_t rsi, uint64_t rdi, uint64_t rcx, uint64_t rax, uint64_t fl) {
   // Addresses as upper half and offset from the buffer in the lower half,
   // so every build prints the same.
   const uint32_t b = (uint32_t)(uintptr_t)buf;
-  printf("%-22s rsi %08" PRIx64 ":%+d rdi %08" PRIx64 ":%+d rcx %016" PRIx64 " rax %016" PRIx64 " fl %03" PRIx64 " sum %08" PRIx64 "\n",
-         what, rsi >> 32, (int)((uint32_t)rsi - b), rdi >> 32, (int)((uint32_t)rdi - b), rcx, rax,
+  printf("%s%-22s rsi %08" PRIx64 ":%+d rdi %08" PRIx64 ":%+d rcx %016" PRIx64 " rax %016" PRIx64 " fl %03" PRIx64 " sum %08" PRIx64 "\n",
+         model_if(vendor_case), what, rsi >> 32, (int)((uint32_t)rsi - b), rdi >> 32, (int)((uint32_t)rdi - b), rcx, rax,
          fl & 0x8d5, fnv1a(FNV_INIT, buf, 256) & 0xffffffff);
 }
 
@@ -92,7 +97,9 @@ int main(void) {
   buf[30] = 0x41;
   repne_scasb_a32(HI | b, HI | (b + 16), HI | 100);
   scasw_a32(HI | b, HI | (b + 16), 5);
-  rep_stosq_a32(HI | b, HI | (b + 64), HI | 0);  // ECX 0: nothing happens
+  vendor_case = 1;
+  rep_stosq_a32(HI | b, HI | (b + 64), HI | 0);  // ECX 0: nothing is stored
+  vendor_case = 0;
   rep_movsb_a64(b + 1, b + 2, 30);
   loops();
   xlats();

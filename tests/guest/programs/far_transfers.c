@@ -11,6 +11,8 @@
 #include <string.h>
 #include <ucontext.h>
 
+#include "guest_common.h"
+
 struct __attribute__((packed)) far32 { uint32_t off; uint16_t sel; };
 struct __attribute__((packed)) far64 { uint64_t off; uint16_t sel; };
 
@@ -22,30 +24,52 @@ static void on_segv(int sig, siginfo_t *si, void *ctx) {
   siglongjmp(back, sig);
 }
 
-int main(void) {
-  static struct far32 t32;
+// REX.W far jmp/call read m16:64 on Intel CPUs, m16:32 on AMD ones, where
+// these would jump to the offset's low half with a selector made of its
+// upper bytes: model lines, run only on the model's vendor.
+static void rex_w_forms(void) {
   static struct far64 t64;
   uint64_t r = 0, sp0, sp1;
-  __asm__ volatile("lea 1f(%%rip), %%rax\n mov %%eax, %1\n movw $0x33, 4+%1\n ljmpl *%1\n mov $5, %0\n 1: add $1, %0"
-                   : "+r"(r), "+m"(t32) : : "rax", "memory");
-  printf("ljmp m16:32: %lu\n", (unsigned long)r);
-  r = 0;
   __asm__ volatile("lea 1f(%%rip), %%rax\n mov %%rax, %1\n movw $0x33, 8+%1\n rex.w ljmp *%1\n mov $5, %0\n 1: add $1, %0"
                    : "+r"(r), "+m"(t64) : : "rax", "memory");
-  printf("ljmp m16:64: %lu\n", (unsigned long)r);
+  model_printf("ljmp m16:64: %lu\n", (unsigned long)r);
   __asm__ volatile("lea 2f(%%rip), %%rax\n mov %%rax, %2\n movw $0x33, 8+%2\n mov %%rsp, %0\n rex.w lcall *%2\n jmp 3f\n"
                    " 2: mov %%rsp, %1\n rex.w lret\n 3:"
                    : "=&r"(sp0), "=&r"(sp1), "+m"(t64) : : "rax", "memory");
-  printf("lcall m16:64 pushes %ld bytes\n", (long)(sp0 - sp1));
-  __asm__ volatile("lea 2f(%%rip), %%rax\n mov %%eax, %2\n movw $0x33, 4+%2\n mov %%rsp, %0\n lcalll *%2\n jmp 3f\n"
-                   " 2: mov %%rsp, %1\n lretl\n 3:"
-                   : "=&r"(sp0), "=&r"(sp1), "+m"(t32) : : "rax", "memory");
-  printf("lcall m16:32 pushes %ld bytes\n", (long)(sp0 - sp1));
+  model_printf("lcall m16:64 pushes %ld bytes\n", (long)(sp0 - sp1));
   // lretq $16 drops 16 more bytes: RSP ends 16 above where the call began.
   __asm__ volatile("lea 2f(%%rip), %%rax\n mov %%rax, %2\n movw $0x33, 8+%2\n sub $16, %%rsp\n mov %%rsp, %0\n"
                    " rex.w lcall *%2\n jmp 3f\n 2: rex.w lret $16\n 3: mov %%rsp, %1\n"
                    : "=&r"(sp0), "=&r"(sp1), "+m"(t64) : : "rax", "memory");
-  printf("lretq $16: rsp moved %ld\n", (long)(sp1 - sp0));
+  model_printf("lretq $16: rsp moved %ld\n", (long)(sp1 - sp0));
+}
+
+// The m16:32 forms reach only code below 4 GiB: not in a PIE.
+static void m16_32_forms(void) {
+  static struct far32 t32;
+  uint64_t r = 0, sp0, sp1;
+  __asm__ volatile("lea 1f(%%rip), %%rax\n mov %%eax, %1\n movw $0x33, 4+%1\n ljmpl *%1\n mov $5, %0\n 1: add $1, %0"
+                   : "+r"(r), "+m"(t32) : : "rax", "memory");
+  printf("ljmp m16:32: %lu\n", (unsigned long)r);
+  __asm__ volatile("lea 2f(%%rip), %%rax\n mov %%eax, %2\n movw $0x33, 4+%2\n mov %%rsp, %0\n lcalll *%2\n jmp 3f\n"
+                   " 2: mov %%rsp, %1\n lretl\n 3:"
+                   : "=&r"(sp0), "=&r"(sp1), "+m"(t32) : : "rax", "memory");
+  printf("lcall m16:32 pushes %ld bytes\n", (long)(sp0 - sp1));
+}
+
+int main(void) {
+  static struct far32 t32;
+  if ((uintptr_t)&m16_32_forms < 0x100000000ull)
+    m16_32_forms();
+  else
+    printf("m16:32 forms: not run (the code is above 4 GiB)\n");
+  if (cpu_is_intel()) {
+    rex_w_forms();
+  } else {  // as many model lines, in the same places
+    model_printf("ljmp m16:64: not run (this CPU reads m16:32)\n");
+    model_printf("lcall m16:64: not run\n");
+    model_printf("lretq $16: not run\n");
+  }
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = on_segv;

@@ -41,6 +41,16 @@ static inline uint64_t fnv1a_u64(uint64_t hash, uint64_t value) {
   return fnv1a(hash, &value, sizeof value);
 }
 
+// Whether the CPU says GenuineIntel (phybin's does).  For cases that run
+// only on the model's vendor: an AMD CPU would crash on them (far jumps
+// through m16:64), so there the program prints the model line without
+// running the case; its model lines are not compared there.
+static inline int cpu_is_intel(void) {
+  unsigned a = 0, b, c, d;
+  __asm__ volatile("cpuid" : "+a"(a), "=b"(b), "=c"(c), "=d"(d));
+  return b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e;  // "Genu" "ineI" "ntel"
+}
+
 // A vendor-model line: for a value that Intel and AMD compute differently,
 // or that the manuals leave open and phybin computes as Intel CPUs do.
 // run_guest_test.sh compares these lines with programs/<prog>.model, and
