@@ -1,12 +1,15 @@
 // phybin's command line: `phybin [run] PROG [ARGS...]`.
 #include <elf.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +56,65 @@ void before_exit(int) {
   std::fflush(nullptr);
 }
 
+// The kernel keeps the space above a program for its heap (brk); what is
+// mapped before the guest runs (its interpreter, its stack, the code cache)
+// must not land there, as it would under an allocator that searches
+// upwards (qemu-user's does).  Held until the guest runs.
+class HeapGap {
+ public:
+  HeapGap() = default;
+  explicit HeapGap(uint64_t brk_start)
+      : start_(mmap(reinterpret_cast<void*>(brk_start), kSize, PROT_NONE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0)) {}
+  void release() {
+    if (start_ != MAP_FAILED) munmap(start_, kSize);
+    start_ = MAP_FAILED;
+  }
+
+ private:
+  static constexpr size_t kSize = size_t{1} << 30;
+  void* start_ = MAP_FAILED;
+};
+
+// The program and, when it names one, its interpreter (the guest's own
+// ld-linux-x86-64.so.2), mapped as Linux's binfmt_elf maps them: the
+// guest starts in the interpreter, which finds the program through auxv.
+struct LoadedProgram {
+  elf::ElfInfo info;
+  elf::LoadedImage image;
+  std::optional<elf::LoadedImage> interpreter;
+  HeapGap heap_gap;
+
+  uint64_t entry() const { return interpreter ? interpreter->entry : image.entry; }
+  uint64_t interpreter_base() const { return interpreter ? interpreter->load_bias : 0; }
+};
+
+// The interpreter is looked up on the machine itself, where Debian's
+// multiarch puts it (libc6:amd64 installs /lib64/ld-linux-x86-64.so.2).
+std::string find_interpreter(const elf::ElfInfo& program) {
+  const std::string& path = program.interpreter;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) return path;
+  int saved = errno;
+  if (saved != ENOENT && saved != ENOTDIR) return path;  // inspect_elf says what is wrong with it
+  throw Error(ErrorCode::PHYBIN_ERR_NO_INTERPRETER,
+              program.path + " is dynamically linked and needs the x86-64 program interpreter " + path +
+                  ", which is not on this machine; install the x86-64 C library (Debian: dpkg "
+                  "--add-architecture amd64; apt install libc6:amd64)");
+}
+
+LoadedProgram load_program(const std::string& path) {
+  LoadedProgram program;
+  program.info = elf::inspect_elf(path);
+  std::optional<elf::ElfInfo> interpreter;
+  if (program.info.kind == elf::ElfKind::Dynamic)
+    interpreter = elf::inspect_interpreter(find_interpreter(program.info), path);
+  program.image = elf::load_image(program.info);
+  program.heap_gap = HeapGap(program.image.brk_start);
+  if (interpreter) program.interpreter = elf::load_image(*interpreter);
+  return program;
+}
+
 // The program's code segments the guest cannot write are what the
 // persistent translation cache may keep.
 runtime::PersistOptions persist_options(const Settings& settings, const elf::LoadedImage& image,
@@ -66,11 +128,16 @@ runtime::PersistOptions persist_options(const Settings& settings, const elf::Loa
   return persist;
 }
 
-// What the kernel would have mapped for the program: its segments and its
-// stack (below it the guard page, which is mapped PROT_NONE).
-void record_initial_mappings(const elf::LoadedImage& image, const elf::StackInfo& stack, bool executable_stack) {
+// What the kernel would have mapped for the program: its segments, its
+// interpreter's and its stack (below it the guard page, which is mapped
+// PROT_NONE).
+void record_initial_mappings(const LoadedProgram& program, const elf::StackInfo& stack, bool executable_stack) {
   sys::AddressSpace& space = sys::process().address_space;
-  for (const elf::MappedSegment& seg : image.segments) space.map(seg.start, seg.end - seg.start, seg.host_prot);
+  for (const elf::MappedSegment& seg : program.image.segments)
+    space.map(seg.start, seg.end - seg.start, seg.host_prot);
+  if (program.interpreter)
+    for (const elf::MappedSegment& seg : program.interpreter->segments)
+      space.map(seg.start, seg.end - seg.start, seg.host_prot);
   space.map(stack.mapping_start, stack.mapping_size,
             PROT_READ | PROT_WRITE | (executable_stack ? PROT_EXEC : 0));
   space.protect(stack.mapping_start, stack.stack_low - stack.mapping_start, PROT_NONE);
@@ -78,11 +145,9 @@ void record_initial_mappings(const elf::LoadedImage& image, const elf::StackInfo
 
 [[noreturn]] void run_program(const Settings& settings, const std::vector<std::string>& guest_argv) {
   const std::string& path = guest_argv[0];
-  elf::ElfInfo info = elf::inspect_elf(path);
-  elf::require_static(info);
-  elf::LoadedImage image = elf::load_image(info);
-  logf(LogLevel::Info, "phybin: loaded %s (%s) at %#llx..%#llx", path.c_str(), elf::kind_name(info.kind),
-       static_cast<unsigned long long>(image.low), static_cast<unsigned long long>(image.high));
+  LoadedProgram program = load_program(path);
+  const elf::ElfInfo& info = program.info;
+  const elf::LoadedImage& image = program.image;
 
   std::vector<std::string> envp;
   for (char** e = environ; *e; ++e) envp.emplace_back(*e);
@@ -90,13 +155,7 @@ void record_initial_mappings(const elf::LoadedImage& image, const elf::StackInfo
   stack.hwcap = x86::cpuid_leaf1_edx();
   stack.execfn = path;
   stack.executable = info.wants_executable_stack();
-  // The kernel keeps the space above a program for its heap (brk); phybin's
-  // own mappings made before the guest starts (its stack, the code cache)
-  // must not land there, as they would under an allocator that searches
-  // upwards (qemu-user's does).  Hold it until the guest runs.
-  constexpr size_t kHeapGap = size_t{1} << 30;
-  void* heap_gap = mmap(reinterpret_cast<void*>(image.brk_start), kHeapGap, PROT_NONE,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  stack.interpreter_base = program.interpreter_base();
   elf::StackInfo stack_info;
   uint64_t rsp = elf::build_initial_stack(image, guest_argv, envp, stack, &stack_info);
 
@@ -107,10 +166,10 @@ void record_initial_mappings(const elf::LoadedImage& image, const elf::StackInfo
   process.invalidate_code = &runtime::invalidate_guest_code;
   process.host_signal_handler = &runtime::host_signal_handler;
   sys::init_process(process);
-  record_initial_mappings(image, stack_info, stack.executable);
+  record_initial_mappings(program, stack_info, stack.executable);
 
   static GuestState state;
-  state.rip = image.entry;
+  state.rip = program.entry();
   state.gpr[RSP] = rsp;
   state.rflags = 0x202;
   state.mxcsr = mxcsr::kDefault;
@@ -130,7 +189,7 @@ void record_initial_mappings(const elf::LoadedImage& image, const elf::StackInfo
   static runtime::Process runtime_process(options);
   static runtime::GuestThread main_thread(runtime_process, state);
   runtime_process.load_translations();
-  if (heap_gap != MAP_FAILED) munmap(heap_gap, kHeapGap);
+  program.heap_gap.release();
   main_thread.run();
   std::_Exit(0);
 }

@@ -366,11 +366,17 @@ ElfInfo inspect_elf(const std::string& path) {
   return info;
 }
 
-void require_static(const ElfInfo& info) {
-  if (info.kind != ElfKind::Dynamic) return;
-  throw Error(ErrorCode::PHYBIN_ERR_DYNAMIC_ELF, info.path + ": dynamically linked executables (interpreter " +
-                                                     info.interpreter +
-                                                     ") are not supported yet; link the program with -static");
+ElfInfo inspect_interpreter(const std::string& path, const std::string& program) {
+  ElfInfo info = inspect_elf(path);
+  // Linux maps an ET_EXEC interpreter too, but at its link addresses, where
+  // it may collide with the program; no x86-64 ld.so is built so.
+  if (info.elf_type != ET_DYN)
+    fail(ErrorCode::PHYBIN_ERR_BAD_ELF, path,
+         "is the program interpreter of " + program + " but not a shared object (ET_DYN)");
+  if (info.kind == ElfKind::Dynamic)
+    fail(ErrorCode::PHYBIN_ERR_BAD_ELF, path,
+         "is the program interpreter of " + program + " but names an interpreter itself (" + info.interpreter + ")");
+  return info;
 }
 
 }  // namespace phybin::elf

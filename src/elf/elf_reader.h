@@ -64,9 +64,11 @@ struct ElfInfo {
 //   PHYBIN_ERR_BAD_ELF        truncated or corrupted headers.
 ElfInfo inspect_elf(const std::string& path);
 
-// Refuses dynamically linked programs (PHYBIN_ERR_DYNAMIC_ELF) until phybin
-// can load the guest's ld-linux-x86-64.so.2.
-void require_static(const ElfInfo& info);
+// The program interpreter (PT_INTERP) that `program` names, found at
+// `path`: it must be an x86-64 ET_DYN without an interpreter of its own, as
+// Linux requires.  Throws what inspect_elf throws, and PHYBIN_ERR_BAD_ELF
+// naming both files when the interpreter is not such a file.
+ElfInfo inspect_interpreter(const std::string& path, const std::string& program);
 
 // "AArch64", "i386", ... for e_machine values people meet; "machine 0xNN" otherwise.
 std::string machine_name(uint16_t machine);

@@ -113,7 +113,7 @@ std::vector<std::pair<uint64_t, uint64_t>> make_auxv(const LoadedImage& image, c
       {kAtPhdr, image.phdr_addr},
       {kAtPhent, image.phent},
       {kAtPhnum, image.phnum},
-      {kAtBase, 0},  // no interpreter
+      {kAtBase, options.interpreter_base},
       {kAtFlags, 0},
       {kAtEntry, image.entry},
       {kAtUid, ::getuid()},

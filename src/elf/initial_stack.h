@@ -31,6 +31,9 @@ struct StackOptions {
   // frame the Linux layer writes (an SSE-only fpstate needs about 1 KiB;
   // Linux computes the value from the CPU's XSAVE size).
   uint64_t min_signal_stack_size = 2048;
+  // AT_BASE: where the program interpreter (ld-linux-x86-64.so.2) was
+  // loaded; 0 for a program without one.
+  uint64_t interpreter_base = 0;
   // AT_EXECFN: the path the program was started by; "" means the image's path.
   std::string execfn;
   // PT_GNU_STACK asks for PF_X (GCC's nested-function trampolines).

@@ -219,7 +219,6 @@ TEST_F(ElfInspect, AcceptsSyntheticStaticExecutable) {
   EXPECT_EQ(*info.phdr_vaddr, kFixedBase + 64);
   EXPECT_EQ(info.min_vaddr, kFixedBase);
   EXPECT_EQ(info.max_vaddr, kFixedBase + kDataVaddr + kDataMemSize);
-  EXPECT_NO_THROW(require_static(info));
 }
 
 TEST_F(ElfInspect, AcceptsSyntheticStaticPie) {
@@ -229,20 +228,29 @@ TEST_F(ElfInspect, AcceptsSyntheticStaticPie) {
   EXPECT_TRUE(info.is_pie());
   EXPECT_EQ(info.entry, kCodeOffset);
   EXPECT_EQ(info.min_vaddr, 0u);
-  EXPECT_NO_THROW(require_static(info));
+  EXPECT_EQ(inspect_interpreter(write_file(make_elf({.type = ET_DYN, .base = 0})), "prog").kind,
+            ElfKind::StaticPie);
 }
 
-TEST_F(ElfInspect, ReportsDynamicExecutableAndRequireStaticRefusesIt) {
+TEST_F(ElfInspect, ReportsDynamicExecutable) {
   ElfInfo info = inspect_elf(write_file(make_elf({.with_interp = true})));
   EXPECT_EQ(info.kind, ElfKind::Dynamic);
   EXPECT_EQ(info.interpreter, kInterpreter);
-  try {
-    require_static(info);
-    ADD_FAILURE() << "require_static accepted a dynamic executable";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::PHYBIN_ERR_DYNAMIC_ELF);
-    EXPECT_TRUE(contains(e.what(), kInterpreter)) << e.what();
-    EXPECT_TRUE(contains(e.what(), "-static")) << e.what();
+}
+
+// Linux loads only an ET_DYN interpreter that needs no interpreter itself.
+TEST_F(ElfInspect, InterpreterMustBeSharedObjectWithoutInterpreter) {
+  const std::string exec = write_file(make_elf(), "exec_interp");
+  const std::string dynamic = write_file(make_elf({.type = ET_DYN, .base = 0, .with_interp = true}), "dyn_interp");
+  for (const std::string& path : {exec, dynamic}) {
+    try {
+      inspect_interpreter(path, "/bin/prog");
+      ADD_FAILURE() << "inspect_interpreter accepted " << path;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::PHYBIN_ERR_BAD_ELF);
+      EXPECT_TRUE(contains(e.what(), "/bin/prog")) << e.what();
+      EXPECT_TRUE(contains(e.what(), path)) << e.what();
+    }
   }
 }
 
@@ -508,7 +516,6 @@ TEST(ElfRealFiles, BinLsIsDynamicWithTheSystemInterpreter) {
   EXPECT_EQ(info.kind, ElfKind::Dynamic);
   EXPECT_EQ(info.interpreter, "/lib64/ld-linux-x86-64.so.2");
   EXPECT_GE(info.load_indexes.size(), 2u);
-  EXPECT_THROW(require_static(info), Error);
 }
 
 TEST(ElfRealFiles, EtcPasswdIsNotElf) {

@@ -6,6 +6,9 @@
 #                                          far past the end of the file
 #   make_bad_input.sh big-endian IN OUT    EI_DATA (byte 5) set to ELFDATA2MSB
 #   make_bad_input.sh fifo OUT             a named pipe (nobody ever writes it)
+#   make_bad_input.sh interp PATH IN OUT   the PT_INTERP string of IN (the
+#                                          standard x86-64 one) replaced by
+#                                          PATH, of the same length
 set -eu
 mode="$1"
 shift
@@ -26,6 +29,15 @@ case "$mode" in
   big-endian)
     cp "$1" "$2.tmp"
     printf '\002' | dd of="$2.tmp" bs=1 seek=5 conv=notrunc status=none
+    ;;
+  interp)
+    old=/lib64/ld-linux-x86-64.so.2
+    [ "${#1}" -eq "${#old}" ] || { echo "make_bad_input.sh: $1 is not ${#old} bytes long" >&2; exit 2; }
+    at=$(LC_ALL=C grep -obUa "$old" "$2" | head -n1 | cut -d: -f1)
+    [ -n "$at" ] || { echo "make_bad_input.sh: $2 does not name $old" >&2; exit 2; }
+    cp "$2" "$3.tmp"
+    printf '%s' "$1" | dd of="$3.tmp" bs=1 seek="$at" conv=notrunc status=none
+    shift
     ;;
   fifo)
     rm -f "$1"

@@ -41,8 +41,9 @@ while read -r type offset _ _ filesz _; do
     fail 0x1008 PHYBIN_ERR_BAD_ELF "$file: a segment extends past the end of the file"
   fi
 done <<<"$headers"
-grep -q 'INTERP' <<<"$headers" &&
-  fail 0x1009 PHYBIN_ERR_DYNAMIC_ELF "$file is dynamically linked"
+interp="$(readelf -p .interp "$file" 2>/dev/null | sed -n 's/^ *\[ *0\] *//p')"
+[ -n "$interp" ] && [ ! -e "$interp" ] &&
+  fail 0x1002 PHYBIN_ERR_NO_INTERPRETER "$file needs the interpreter $interp, which is not there (libc6:amd64)"
 avx2="$(objdump -d --no-show-raw-insn --disassemble=main "$file" 2>/dev/null | grep -m1 'vpaddd.*%ymm')"
 [ -n "$avx2" ] && fail 0x1003 PHYBIN_ERR_ILLEGAL_INSTR "cannot translate '$(sed 's/^ *//' <<<"$avx2")' (AVX2) in main"
 exec "$@"
