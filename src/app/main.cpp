@@ -186,6 +186,7 @@ void record_initial_mappings(const LoadedProgram& program, const elf::StackInfo&
   options.verify_ir = settings.verify_ir;
   options.host_pmull = settings.host_pmull;
   options.host_aes = settings.host_aes;
+  options.host_lse = settings.host_lse;
   static runtime::Process runtime_process(options);
   static runtime::GuestThread main_thread(runtime_process, state);
   runtime_process.load_translations();

@@ -74,6 +74,9 @@ struct BackendConfig {
   // NaN first): 2-3 more instructions per FP operation; without it the
   // default NaN is AArch64's positive one (compile_vector_fp.cpp).
   bool exact_fp_nan = true;
+  // FEAT_LSE: locked x86 instructions become one atomic instruction
+  // instead of an exclusive load/store loop (compile_atomic.cpp).
+  bool lse = false;
 };
 
 // Thrown when a block needs more registers than the allocator has; the

@@ -14,7 +14,6 @@ using ir::Value;
 using regmap::kTmp0;
 using regmap::kTmp1;
 
-namespace {
 unsigned log2_bytes(Type t) {
   switch (t) {
     case Type::I8: return 0;
@@ -23,7 +22,6 @@ unsigned log2_bytes(Type t) {
     default: return 3;
   }
 }
-}  // namespace
 
 void BlockCompiler::lower(Value v) {
   const Inst& in = b_.at(v);
@@ -70,6 +68,9 @@ void BlockCompiler::lower(Value v) {
     case Opcode::LazyFlags: lower_lazy_flags(v); return;
     case Opcode::Load:
     case Opcode::Store: lower_memory(v); return;
+    case Opcode::AtomicRmw:
+    case Opcode::AtomicCas:
+    case Opcode::Fence: lower_atomic(v); return;
     case Opcode::Add: case Opcode::Sub: case Opcode::And: case Opcode::Or: case Opcode::Xor:
     case Opcode::AndNot: case Opcode::Not: case Opcode::Neg: case Opcode::Mul: case Opcode::MulHiU:
     case Opcode::MulHiS:

@@ -79,6 +79,7 @@ bool is_memory_op(Opcode op) {
 bool may_fault(Opcode op) {
   switch (op) {
     case Opcode::Load: case Opcode::Store: case Opcode::VLoad: case Opcode::VStore: case Opcode::VCheckAlign:
+    case Opcode::AtomicRmw: case Opcode::AtomicCas:
       return true;
     default: return false;
   }
@@ -314,6 +315,8 @@ void BlockCompiler::compute_bits_valid() {
       case Opcode::Parity:
       case Opcode::GetFlag: bits = 1; break;
       case Opcode::Load:
+      case Opcode::AtomicRmw:
+      case Opcode::AtomicCas:
       case Opcode::LoadState: bits = static_cast<uint8_t>(tb); break;
       case Opcode::ZExt:  // movzbl then cmp $13, %al: still a byte
         bits = std::min(static_cast<uint8_t>(type_bits(b_.at(in.args[0]).type)), bits_valid_[in.args[0]]);

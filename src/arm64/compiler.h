@@ -117,6 +117,8 @@ class BlockCompiler {
   void lower_memory(ir::Value v);
   void lower_state(ir::Value v);
   void lower_lazy_flags(ir::Value v);
+  void lower_atomic(ir::Value v);  // compile_atomic.cpp
+  friend class AtomicOperands;
   Mem address_of(ir::Value addr);
   Reg second_operand(ir::Value v, Shift& shift, unsigned& amount);
   void load_value(ir::Type t, Reg rt, const Mem& m);
@@ -183,6 +185,7 @@ class BlockCompiler {
 };
 
 Size size_of(ir::Type t);
+unsigned log2_bytes(ir::Type t);  // of an integer type's size in bytes
 Cond arm_cond(ir::Cond c);
 
 }  // namespace phybin::arm64

@@ -21,6 +21,13 @@ class Builder {
   void set_flag(uint8_t bit, Value v) { emit(Opcode::SetFlag, Type::Void, v, kNoValue, kNoValue, 0, bit); }
   Value load(Type t, Value addr) { return emit(Opcode::Load, t, addr); }
   void store(Value addr, Value v) { emit(Opcode::Store, Type::Void, addr, v); }
+  Value atomic_rmw(AtomicOp op, Type t, Value addr, Value v) {
+    return emit(Opcode::AtomicRmw, t, addr, v, kNoValue, 0, static_cast<uint8_t>(op));
+  }
+  Value atomic_cas(Type t, Value addr, Value expected, Value desired) {
+    return emit(Opcode::AtomicCas, t, addr, expected, desired);
+  }
+  void fence() { emit(Opcode::Fence, Type::Void); }
   Value load_state(Type t, uint32_t offset) {
     return emit(Opcode::LoadState, t, kNoValue, kNoValue, kNoValue, offset);
   }

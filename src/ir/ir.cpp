@@ -106,6 +106,7 @@ const char* check_inst(const Block& block, Value v, int& arg, bool& by_vecop) {
   by_vecop = false;
   if (static_cast<size_t>(in.op) >= std::size(kOps)) return "unknown opcode";
   if (const char* what = check_row(block, v, info(in.op), arg)) return what;
+  if (in.op == Opcode::AtomicRmw && in.aux > static_cast<uint8_t>(AtomicOp::Neg)) return "has an unknown AtomicOp";
   if (!is_vector_op(in.op)) return nullptr;
   by_vecop = true;
   arg = -1;
@@ -196,6 +197,12 @@ Type int_type_of_bits(int bits) {
   }
 }
 
+const char* atomic_op_name(AtomicOp op) {
+  static const char* const kNames[] = {"add", "and", "or", "xor", "swap", "neg"};
+  const auto i = static_cast<size_t>(op);
+  return i < std::size(kNames) ? kNames[i] : "unknown";
+}
+
 const char* cond_name(Cond c) {
   static const char* const kNames[] = {"eq", "ne", "ult", "ule", "ugt", "uge", "slt", "sle", "sgt", "sge"};
   return kNames[static_cast<int>(c)];
@@ -266,6 +273,8 @@ std::string print_block(const Block& block) {
       if (in.args[a] != kNoValue) n += std::snprintf(line + n, sizeof line - n, " %%%u", in.args[a]);
     if (in.op == Opcode::VUnary || in.op == Opcode::VBinary || in.op == Opcode::VTernary)
       n += std::snprintf(line + n, sizeof line - n, " %s.%u", vecop_name(static_cast<VecOp>(in.aux)), 8u << in.lane);
+    else if (in.op == Opcode::AtomicRmw)
+      n += std::snprintf(line + n, sizeof line - n, " %s", atomic_op_name(static_cast<AtomicOp>(in.aux)));
     else if (in.aux)
       n += std::snprintf(line + n, sizeof line - n, " aux=%u", in.aux);
     if (in.imm) std::snprintf(line + n, sizeof line - n, " imm=%#" PRIx64, in.imm);

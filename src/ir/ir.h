@@ -53,6 +53,10 @@ int opcode_arg_count(Opcode op);
 bool opcode_has_side_effect(Opcode op);
 bool opcode_is_call(Opcode op);
 
+// What an AtomicRmw computes from the old memory value and its operand.
+enum class AtomicOp : uint8_t { Add, And, Or, Xor, Swap, Neg };
+const char* atomic_op_name(AtomicOp op);
+
 enum class Type : uint8_t { Void, I1, I8, I16, I32, I64, V128 };
 const char* type_name(Type t);
 int type_bits(Type t);

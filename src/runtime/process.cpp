@@ -47,6 +47,16 @@ x86::FrontendOptions host_frontend_options(const RuntimeOptions& options) {
   return out;
 }
 
+// FEAT_LSE: the atomics of ARMv8.1, optional on the ARMv8.0 baseline.
+bool host_has_lse() {
+#if defined(__aarch64__)
+  constexpr unsigned long kHwcapAtomics = 1ul << 8;
+  return (getauxval(AT_HWCAP) & kHwcapAtomics) != 0;
+#else
+  return false;
+#endif
+}
+
 }  // namespace
 
 LookupTable new_lookup_table() {
@@ -68,6 +78,7 @@ Process::Process(const RuntimeOptions& options)
   backend_.raise_signal = &raise_guest_signal;
   backend_.materialise_flags = &x86::materialise_lazy_flags;
   backend_.lookup_mask = kLookupEntries - 1;
+  backend_.lse = options.host_lse && host_has_lse();
   LookupEntry* empty = empty_lookup_.get();
   for (size_t slot = 0; slot < kLookupEntries; ++slot) empty[slot] = empty_lookup_entry(slot);
 }

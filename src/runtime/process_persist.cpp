@@ -98,7 +98,8 @@ uint64_t Process::settings_fingerprint() const {
   for (uint64_t v : {uint64_t{options_.strict_flags}, uint64_t{options_.max_block_insns},
                      uint64_t{backend_.exact_fp_nan}, uint64_t{backend_.lookup_mask},
                      uint64_t{frontend_options_.host_crc32}, uint64_t{frontend_options_.host_pmull},
-                     uint64_t{frontend_options_.host_aes}, uint64_t{options_.exact_mxcsr}})
+                     uint64_t{frontend_options_.host_aes}, uint64_t{options_.exact_mxcsr},
+                     uint64_t{backend_.lse}})
     h = mix(h, v);
   return h;
 }

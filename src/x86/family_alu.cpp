@@ -15,6 +15,26 @@ bool same_register_operands(const Ctx& c) {
          c.op(0).reg.value == c.op(1).reg.value;
 }
 
+// The atomic a locked add/sub/and/or/xor makes of its memory operand; sub
+// adds the negated operand.
+constexpr ir::AtomicOp atomic_op_of(Opcode op) {
+  switch (op) {
+    case Opcode::And: return ir::AtomicOp::And;
+    case Opcode::Or: return ir::AtomicOp::Or;
+    case Opcode::Xor: return ir::AtomicOp::Xor;
+    default: return ir::AtomicOp::Add;
+  }
+}
+
+Value all_ones(Ctx& c, Type t) { return c.b.constant(t, ~uint64_t{0} >> (64 - ir::type_bits(t))); }
+
+// Operand 0 of a read-modify-write: read, or (locked) changed by the
+// atomic, which then returns the old value and has stored `atomic_operand`
+// combined with it, so the handler must not write it back.
+Value read_or_update(Ctx& c, bool locked, ir::AtomicOp op, Value atomic_operand) {
+  return locked ? atomic_rmw(c, 0, op, atomic_operand) : read_operand(c, 0);
+}
+
 template <Opcode kOp, bool kWriteBack>
 bool arith(Ctx& c) {
   Type t = operand_type(c.op(0));
@@ -24,6 +44,16 @@ bool arith(Ctx& c) {
     if (kWriteBack) write_operand(c, 0, zero);  // cmp r,r keeps r
     if (kOp == Opcode::Xor) flags_logic(c, zero);
     else flags_sub(c, zero, zero, zero);
+    return true;
+  }
+  const bool locked = kWriteBack && is_locked(c);
+  if (locked) {
+    Value b = read_operand(c, 1);
+    Value a = atomic_rmw(c, 0, atomic_op_of(kOp), kOp == Opcode::Sub ? c.b.unary(Opcode::Neg, t, b) : b);
+    Value r = c.b.binary(kOp, t, a, b);
+    if (kOp == Opcode::Add) flags_add(c, a, b, r);
+    else if (kOp == Opcode::Sub) flags_sub(c, a, b, r);
+    else flags_logic(c, r);
     return true;
   }
   Value a = read_operand(c, 0);
@@ -47,13 +77,18 @@ bool arith(Ctx& c) {
 template <bool kAdd>
 bool add_with_carry(Ctx& c) {
   Type t = operand_type(c.op(0));
-  Value a = read_operand(c, 0);
+  const bool locked = is_locked(c);
   Value b = read_operand(c, 1);
   Value carry = c.b.get_flag(kCF);
   Value carry_t = c.b.zext(t, carry);
+  // Locked: one atomic add of b + CF (sbb: of its negation), which wraps
+  // to the same sum.
+  Value delta = locked ? c.b.binary(Opcode::Add, t, b, carry_t) : ir::kNoValue;
+  if (locked && !kAdd) delta = c.b.unary(Opcode::Neg, t, delta);
+  Value a = read_or_update(c, locked, ir::AtomicOp::Add, delta);
   Value r = kAdd ? c.b.binary(Opcode::Add, t, c.b.binary(Opcode::Add, t, a, b), carry_t)
                  : c.b.binary(Opcode::Sub, t, c.b.binary(Opcode::Sub, t, a, b), carry_t);
-  write_operand(c, 0, r);
+  if (!locked) write_operand(c, 0, r);
   if (kAdd) flags_adc(c, a, b, carry, r);
   else flags_sbb(c, a, b, carry, r);
   return true;
@@ -62,24 +97,30 @@ bool add_with_carry(Ctx& c) {
 template <bool kInc>
 bool inc_dec(Ctx& c) {
   Type t = operand_type(c.op(0));
-  Value a = read_operand(c, 0);
+  const bool locked = is_locked(c);
+  Value a = read_or_update(c, locked, ir::AtomicOp::Add, kInc ? c.b.constant(t, 1) : all_ones(c, t));
   Value r = c.b.binary(kInc ? Opcode::Add : Opcode::Sub, t, a, c.b.constant(t, 1));
-  write_operand(c, 0, r);
+  if (!locked) write_operand(c, 0, r);
   flags_inc_dec(c, a, r, kInc);
   return true;
 }
 
 bool neg(Ctx& c) {
   Type t = operand_type(c.op(0));
-  Value a = read_operand(c, 0);
+  const bool locked = is_locked(c);
+  Value a = read_or_update(c, locked, ir::AtomicOp::Neg, c.b.constant(t, 0));
   Value r = c.b.unary(Opcode::Neg, t, a);
-  write_operand(c, 0, r);
+  if (!locked) write_operand(c, 0, r);
   flags_neg(c, a, r);
   return true;
 }
 
 bool not_(Ctx& c) {
   Type t = operand_type(c.op(0));
+  if (is_locked(c)) {
+    atomic_rmw(c, 0, ir::AtomicOp::Xor, all_ones(c, t));
+    return true;
+  }
   write_operand(c, 0, c.b.unary(Opcode::Not, t, read_operand(c, 0)));
   return true;
 }

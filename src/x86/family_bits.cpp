@@ -18,8 +18,6 @@ bool bit_test(Ctx& c) {
   Type t = operand_type(c.op(0));
   int bits = type_bits(t);
   Value offset = read_operand(c, 1);
-  Value index;  // bit index within the operand
-  Value value;
   bool memory = c.op(0).type == ZYDIS_OPERAND_TYPE_MEMORY;
   Value addr = ir::kNoValue;
   if (memory && c.op(1).type == ZYDIS_OPERAND_TYPE_REGISTER) {
@@ -29,18 +27,29 @@ bool bit_test(Ctx& c) {
     Value word = c.b.binary(Opcode::Ashr, Type::I64, off64, c.b.constant(Type::I64, bits == 64 ? 6 : bits == 32 ? 5 : 4));
     Value bytes = c.b.binary(Opcode::Shl, Type::I64, word, c.b.constant(Type::I64, bits == 64 ? 3 : bits == 32 ? 2 : 1));
     addr = c.b.binary(Opcode::Add, Type::I64, effective_address(c, 0), bytes);
-    value = c.b.load(t, addr);
-  } else {
-    value = read_operand(c, 0);
-    if (memory) addr = effective_address(c, 0);
+  } else if (memory) {
+    addr = effective_address(c, 0);
   }
   Type w = bits < 32 ? Type::I32 : t;
-  index = c.b.binary(Opcode::And, w, c.b.zext(w, offset), c.b.constant(w, bits - 1));
+  Value index = c.b.binary(Opcode::And, w, c.b.zext(w, offset), c.b.constant(w, bits - 1));  // within the operand
+  Value mask = c.b.binary(Opcode::Shl, w, c.b.constant(w, 1), index);
+  // lock bts/btr/btc: the bit changes in one atomic or/and/xor, which
+  // returns the old value for CF.
+  const bool locked = kOp != BitOp::Test && is_locked(c);
+  Value value;
+  if (locked) {
+    const ir::AtomicOp op = kOp == BitOp::Set     ? ir::AtomicOp::Or
+                            : kOp == BitOp::Reset ? ir::AtomicOp::And
+                                                  : ir::AtomicOp::Xor;
+    Value operand = c.b.trunc(t, kOp == BitOp::Reset ? c.b.unary(Opcode::Not, w, mask) : mask);
+    value = c.b.atomic_rmw(op, t, addr, operand);
+  } else {
+    value = memory ? c.b.load(t, addr) : read_operand(c, 0);
+  }
   Value wide = c.b.zext(w, value);
   Value bit = c.b.trunc(Type::I1, c.b.binary(Opcode::And, w, c.b.binary(Opcode::Lshr, w, wide, index), c.b.constant(w, 1)));
   put_flag(c, kCF, bit);
-  if (kOp == BitOp::Test) return true;
-  Value mask = c.b.binary(Opcode::Shl, w, c.b.constant(w, 1), index);
+  if (kOp == BitOp::Test || locked) return true;
   Value r = kOp == BitOp::Set     ? c.b.binary(Opcode::Or, w, wide, mask)
             : kOp == BitOp::Reset ? c.b.binary(Opcode::AndNot, w, wide, mask)
                                   : c.b.binary(Opcode::Xor, w, wide, mask);

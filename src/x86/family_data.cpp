@@ -90,6 +90,11 @@ bool lea(Ctx& c) {
 }
 
 bool xchg(Ctx& c) {
+  if (is_locked(c)) {  // with memory
+    const int mem = c.op(0).type == ZYDIS_OPERAND_TYPE_MEMORY ? 0 : 1;
+    write_operand(c, 1 - mem, atomic_rmw(c, mem, ir::AtomicOp::Swap, read_operand(c, 1 - mem)));
+    return true;
+  }
   Value a = read_operand(c, 0);
   Value b = read_operand(c, 1);
   write_operand(c, 0, b);
@@ -274,17 +279,19 @@ bool is_accumulator(ZydisRegister r) {
   return r == ZYDIS_REGISTER_AL || r == ZYDIS_REGISTER_AX || r == ZYDIS_REGISTER_EAX || r == ZYDIS_REGISTER_RAX;
 }
 
-// Single guest thread: the compare and the store need no atomicity yet.
+// Locked (lock cmpxchg m, r), the compare and the store are one atomic.
 bool cmpxchg(Ctx& c) {
   Type t = operand_type(c.op(0));
-  Value dest = read_operand(c, 0);
+  const bool locked = is_locked(c);
   Value acc = c.b.trunc(t, c.b.get_reg(RAX));
   Value src = read_operand(c, 1);
+  Value dest = locked ? c.b.atomic_cas(t, effective_address(c, 0), acc, src) : read_operand(c, 0);
   flags_sub(c, acc, dest, c.b.binary(Opcode::Sub, t, acc, dest));
   Value equal = c.b.icmp(ir::Cond::EQ, acc, dest);
   if (c.op(0).type == ZYDIS_OPERAND_TYPE_MEMORY) {
-    // The processor always writes the destination (the old value when unequal).
-    write_operand(c, 0, c.b.select(t, equal, src, dest));
+    // The processor always writes the destination (the old value when
+    // unequal); so does the atomic.
+    if (!locked) write_operand(c, 0, c.b.select(t, equal, src, dest));
     Value rax = c.b.get_reg(RAX);
     Value new_acc = c.b.select(t, equal, acc, dest);
     if (t == Type::I64) c.b.set_reg(RAX, new_acc);
@@ -316,11 +323,12 @@ bool cmpxchg(Ctx& c) {
 
 bool xadd(Ctx& c) {
   Type t = operand_type(c.op(0));
-  Value a = read_operand(c, 0);
+  const bool locked = is_locked(c);
   Value b = read_operand(c, 1);
+  Value a = locked ? atomic_rmw(c, 0, ir::AtomicOp::Add, b) : read_operand(c, 0);
   Value r = c.b.binary(Opcode::Add, t, a, b);
   write_operand(c, 1, a);
-  write_operand(c, 0, r);
+  if (!locked) write_operand(c, 0, r);
   flags_add(c, a, b, r);
   return true;
 }

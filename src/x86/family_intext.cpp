@@ -49,18 +49,20 @@ bool movbe(Ctx& c) {
 // cmpxchg8b m64: compares EDX:EAX with the memory; equal: stores ECX:EBX
 // and sets ZF; else loads the memory into EDX:EAX (zero-extended) and
 // clears ZF.  Like every locked read-modify-write on x86 it always writes
-// memory (the old value when unequal).  One guest thread: no atomicity.
+// memory (the old value when unequal); locked, the compare and the store
+// are one atomic.
 bool cmpxchg8b(Ctx& c) {
   Value addr = effective_address(c, 0);
-  Value old = c.b.load(Type::I64, addr);
   Value rax = c.b.get_reg(RAX), rdx = c.b.get_reg(RDX);
   auto pair = [&](Value hi, Value lo) {
     return c.b.insert(Type::I64, c.b.zext(Type::I64, c.b.trunc(Type::I32, lo)), c.b.zext(Type::I64, c.b.trunc(Type::I32, hi)), 32, 32);
   };
   Value expected = pair(rdx, rax);
-  Value equal = c.b.icmp(Cond::EQ, old, expected);
   Value desired = pair(c.b.get_reg(RCX), c.b.get_reg(RBX));
-  c.b.store(addr, c.b.select(Type::I64, equal, desired, old));
+  const bool locked = is_locked(c);
+  Value old = locked ? c.b.atomic_cas(Type::I64, addr, expected, desired) : c.b.load(Type::I64, addr);
+  Value equal = c.b.icmp(Cond::EQ, old, expected);
+  if (!locked) c.b.store(addr, c.b.select(Type::I64, equal, desired, old));
   Value old_lo = c.b.zext(Type::I64, c.b.trunc(Type::I32, old));
   Value old_hi = c.b.zext(Type::I64, c.b.extract(old, 32, 32));
   c.b.set_reg(RAX, c.b.select(Type::I64, equal, rax, old_lo));

@@ -98,6 +98,11 @@ bool lahf(Ctx& c) {
   return true;
 }
 
+bool fence(Ctx& c) {
+  c.b.fence();
+  return true;
+}
+
 bool sahf(Ctx& c) {
   Value ah = c.b.extract(c.b.get_reg(RAX), 8, 8);
   for (uint8_t bit : {kCF, kPF, kAF, kZF, kSF}) put_flag(c, bit, c.b.extract(ah, bit, 1));
@@ -124,9 +129,12 @@ void register_system(HandlerTable& t) {
   // does not pass on), SIGSEGV with SI_KERNEL.
   for (ZydisMnemonic m : kPrivilegedMnemonics) t.add(m, trap<SIGSEGV>);
   t.add(ZYDIS_MNEMONIC_PAUSE, nop);
-  // One guest thread: program order is all the ordering there is.
+  // mfence orders every earlier access before every later one, which x86's
+  // TSO alone does not give for a store followed by a load.  lfence and
+  // sfence order what TSO already orders (sfence matters for non-temporal
+  // stores, which phybin performs as ordinary ones).
   t.add(ZYDIS_MNEMONIC_LFENCE, nop);
-  t.add(ZYDIS_MNEMONIC_MFENCE, nop);
+  t.add(ZYDIS_MNEMONIC_MFENCE, fence);
   t.add(ZYDIS_MNEMONIC_SFENCE, nop);
   t.add(ZYDIS_MNEMONIC_CLD, set_flag_const<kDF, 0>);
   t.add(ZYDIS_MNEMONIC_STD, set_flag_const<kDF, 1>);

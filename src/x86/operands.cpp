@@ -80,6 +80,16 @@ Value effective_address(Ctx& c, int index) {
   return addr;
 }
 
+bool is_locked(const Ctx& c) {
+  if (c.d.info.attributes & ZYDIS_ATTRIB_HAS_LOCK) return true;
+  return c.mnemonic() == ZYDIS_MNEMONIC_XCHG &&
+         (c.op(0).type == ZYDIS_OPERAND_TYPE_MEMORY || c.op(1).type == ZYDIS_OPERAND_TYPE_MEMORY);
+}
+
+Value atomic_rmw(Ctx& c, int index, ir::AtomicOp op, Value v) {
+  return c.b.atomic_rmw(op, operand_type(c.op(index)), effective_address(c, index), v);
+}
+
 Value read_operand(Ctx& c, int index) {
   const ZydisDecodedOperand& op = c.op(index);
   Type t = operand_type(op);

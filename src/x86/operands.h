@@ -19,6 +19,13 @@ ir::Value read_operand(Ctx& c, int index);
 ir::Value read_operand_ext(Ctx& c, int index, ir::Type to, bool sign);
 void write_operand(Ctx& c, int index, ir::Value v);
 
+// A lock-prefixed instruction, or xchg with a memory operand (locked
+// whatever its prefixes): its read-modify-write of operand 0 is atomic.
+bool is_locked(const Ctx& c);
+// Memory operand `index` becomes old OP v in one atomic (ir AtomicRmw);
+// returns the old value.
+ir::Value atomic_rmw(Ctx& c, int index, ir::AtomicOp op, ir::Value v);
+
 // Register access by Zydis register, with x86's partial-write rules:
 // 32-bit writes zero the upper half, 8/16-bit writes merge.
 ir::Value read_gpr(Ctx& c, ZydisRegister reg);
