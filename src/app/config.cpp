@@ -77,6 +77,11 @@ Settings read_settings() {
   s.host_pmull = read_switch("PHYBIN_HOST_PMULL", s.host_pmull);
   s.host_aes = read_switch("PHYBIN_HOST_AES", s.host_aes);
   s.host_lse = read_switch("PHYBIN_HOST_LSE", s.host_lse);
+  if (const char* v = std::getenv("PHYBIN_TSO")) {
+    s.tso = v;
+    if (s.tso != "auto" && s.tso != "strict" && s.tso != "off")
+      throw Error(ErrorCode::PHYBIN_ERR_USAGE, "PHYBIN_TSO='" + s.tso + "' must be auto, strict or off");
+  }
   return s;
 }
 

@@ -17,6 +17,7 @@ struct Settings {
   bool host_pmull = true;     // PHYBIN_HOST_PMULL=0: pclmulqdq through the helper
   bool host_aes = true;       // PHYBIN_HOST_AES=0: the AES rounds through the helper
   bool host_lse = true;       // PHYBIN_HOST_LSE=0: locked instructions as exclusive loops
+  std::string tso = "auto";   // PHYBIN_TSO: auto, strict or off
   std::string log_file;
   // PHYBIN_CACHE_DIR: where translations are kept between runs; empty: not kept.
   std::string translation_dir;

@@ -22,6 +22,7 @@
 #include "elf/loader.h"
 #include "linux/syscalls.h"
 #include "runtime/guest_thread.h"
+#include "runtime/guest_threads.h"
 #include "runtime/process.h"
 #include "runtime/signals.h"
 #include "x86/helpers.h"
@@ -165,6 +166,8 @@ void record_initial_mappings(const LoadedProgram& program, const elf::StackInfo&
   process.before_exit = &before_exit;
   process.invalidate_code = &runtime::invalidate_guest_code;
   process.host_signal_handler = &runtime::host_signal_handler;
+  process.start_thread = &runtime::start_guest_thread;
+  process.exit_thread = &runtime::exit_guest_thread;
   sys::init_process(process);
   record_initial_mappings(program, stack_info, stack.executable);
 
@@ -187,12 +190,15 @@ void record_initial_mappings(const LoadedProgram& program, const elf::StackInfo&
   options.host_pmull = settings.host_pmull;
   options.host_aes = settings.host_aes;
   options.host_lse = settings.host_lse;
+  options.tso = settings.tso == "strict" ? runtime::TsoMode::Strict
+                : settings.tso == "off"  ? runtime::TsoMode::Off
+                                         : runtime::TsoMode::Auto;
   static runtime::Process runtime_process(options);
   static runtime::GuestThread main_thread(runtime_process, state);
   runtime_process.load_translations();
   program.heap_gap.release();
   main_thread.run();
-  std::_Exit(0);
+  runtime::finish_main_thread(state);
 }
 
 int main_impl(int argc, char** argv) {

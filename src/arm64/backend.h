@@ -77,6 +77,12 @@ struct BackendConfig {
   // FEAT_LSE: locked x86 instructions become one atomic instruction
   // instead of an exclusive load/store loop (compile_atomic.cpp).
   bool lse = false;
+  // x86's memory order (TSO) for guest threads that share memory: loads
+  // acquire (LDAPR with FEAT_LRCPC, else LDAR), stores release (STLR),
+  // vector accesses fenced, atomics followed by a full barrier.  Accesses
+  // through RSP stay plain: a thread's stack is its own.
+  bool tso = false;
+  bool lrcpc = false;  // FEAT_LRCPC: LDAPR for TSO's loads
 };
 
 // Thrown when a block needs more registers than the allocator has; the

@@ -1,5 +1,6 @@
 // Lowering of x86's locked read-modify-writes and of mfence (ir AtomicRmw,
-// AtomicCas, Fence).
+// AtomicCas, Fence), and of memory accesses in x86's order (TSO) while
+// guest threads share memory.
 //
 // On the ARMv8.0 baseline an atomic is a load-acquire-exclusive /
 // store-release-exclusive loop; with FEAT_LSE (BackendConfig::lse, chosen
@@ -127,6 +128,9 @@ void BlockCompiler::lower_atomic(Value v) {
     a_.stlxr(ms, status, stored, addr);
     a_.cbnz(Size::W, status, retry);
   }
+  // A locked instruction is a full barrier: with RCpc loads (LDAPR) a
+  // later load could pass its release.
+  if (cfg_.tso) a_.dmb(Barrier::ISH);
   if (!misaligned) return;
   a_.bind(misaligned->resume);
   misaligned->body = [=](Assembler& a, Label&) {
@@ -135,6 +139,59 @@ void BlockCompiler::lower_atomic(Value v) {
     if (cas) cas_result(a, log2, kTmp2, old, operand, desired);
     else stored = rmw_result(a, op, sz, kTmp2, old, operand);
     a.store(ms, stored, mem(addr, 0));
+  };
+  vec_.cold.push_back(std::move(misaligned));
+}
+
+// x86-64 keeps loads in order with loads and stores, and stores in order
+// with stores: what AArch64 gives acquire loads and release stores.  A
+// thread's own stack (addresses from RSP) needs none of it.
+bool BlockCompiler::ordered_access(Value v) const {
+  if (!cfg_.tso) return false;
+  const Inst& in = b_.at(v);
+  if (in.op != Opcode::Load && in.op != Opcode::Store && in.op != Opcode::VLoad && in.op != Opcode::VStore)
+    return false;
+  const Inst& addr = b_.at(in.args[0]);
+  auto is_rsp = [&](const Inst& x) { return x.op == Opcode::GetReg && x.aux == RSP; };
+  if (is_rsp(addr)) return false;
+  const bool offset_from = (addr.op == Opcode::Add || addr.op == Opcode::Sub) && is_const(addr.args[1]);
+  return !(offset_from && is_rsp(b_.at(addr.args[0])));
+}
+
+// Integer accesses: LDAPR/LDAR and STLR, which take a base register alone
+// (ordered accesses get no folded address).  They fault on an address not
+// aligned to the access size, where x86 does not: such an access takes a
+// cold path, plain between barriers (after a load, later accesses wait
+// for it; before a store, earlier ones complete).  Vector accesses are
+// fenced that way where they are lowered (VectorLowering::lower_memory).
+void BlockCompiler::lower_ordered_memory(Value v) {
+  const Inst& in = b_.at(v);
+  const bool load = in.op == Opcode::Load;
+  const Value value = load ? ir::kNoValue : in.args[1];
+  const unsigned log2 = log2_bytes(load ? in.type : b_.at(value).type);
+  const auto ms = static_cast<MemSize>(log2);
+  const Reg addr = use(in.args[0], kTmp0);
+  const Reg reg = load ? def_gpr(v) : is_const(value) && const_of(value) == 0 ? xzr : use(value, kTmp1);
+  std::unique_ptr<ColdPath> misaligned;
+  if (log2 > 0) {
+    misaligned = std::make_unique<ColdPath>();
+    misaligned->guest = current_rip_;
+    a_.tst(Size::X, addr, (uint64_t{1} << log2) - 1);
+    a_.b(Cond::NE, misaligned->entry);
+  }
+  if (!load) a_.stlr(ms, reg, addr);
+  else if (cfg_.lrcpc) a_.ldapr(ms, reg, addr);
+  else a_.ldar(ms, reg, addr);
+  if (!misaligned) return;
+  a_.bind(misaligned->resume);
+  misaligned->body = [=](Assembler& a, Label&) {
+    if (load) {
+      a.load(ms, reg, mem(addr, 0));
+      a.dmb(Barrier::ISHLD);
+    } else {
+      a.dmb(Barrier::ISH);
+      a.store(ms, reg, mem(addr, 0));
+    }
   };
   vec_.cold.push_back(std::move(misaligned));
 }

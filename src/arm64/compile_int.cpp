@@ -410,6 +410,10 @@ void BlockCompiler::load_value(Type t, Reg rt, const Mem& m) {
 
 void BlockCompiler::lower_memory(Value v) {
   const Inst& in = b_.at(v);
+  if (ordered_access(v)) {
+    lower_ordered_memory(v);
+    return;
+  }
   if (in.op == Opcode::Load) {
     Mem m = address_of(in.args[0]);
     // movslq/movsbl: a load whose only user, right after it, sign-extends

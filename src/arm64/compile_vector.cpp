@@ -315,11 +315,16 @@ FSize access_fsize(uint64_t bytes) {
 
 void VectorLowering::lower_memory(Value v) {
   const Inst& in = inst(v);
+  // TSO (BackendConfig::tso): a plain access between barriers.  After a
+  // load, later accesses wait for it; before a store, earlier ones finish.
+  const bool ordered = c_.ordered_access(v);
   FSize fs = access_fsize(in.imm);
   Mem m = c_.address_of(in.args[0]);
   if (in.op == Opcode::VLoad) {
     a_.ldr(fs, def(v), m);
+    if (ordered) a_.dmb(Barrier::ISHLD);
   } else {
+    if (ordered) a_.dmb(Barrier::ISH);
     a_.str(fs, vreg_of(in.args[1]), m);
   }
 }

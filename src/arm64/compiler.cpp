@@ -130,7 +130,8 @@ void BlockCompiler::fold_operands() {
       Value a = in.args[k];
       if (a == ir::kNoValue) continue;
       ++uses[a];
-      if (is_memory_op(in.op) && k == 0) {
+      // An ordered access takes a plain base register (LDAR, STLR).
+      if (is_memory_op(in.op) && k == 0 && !ordered_access(i)) {
         ++memory_uses[a];
         int l = static_cast<int>(access_log2(i));
         memory_log2[a] = memory_log2[a] == -1 || memory_log2[a] == l ? l : -2;

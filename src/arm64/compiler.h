@@ -118,6 +118,10 @@ class BlockCompiler {
   void lower_state(ir::Value v);
   void lower_lazy_flags(ir::Value v);
   void lower_atomic(ir::Value v);  // compile_atomic.cpp
+  // TSO (BackendConfig::tso): whether the Load/Store/VLoad/VStore v is
+  // ordered, and its lowering then (compile_atomic.cpp).
+  bool ordered_access(ir::Value v) const;
+  void lower_ordered_memory(ir::Value v);
   friend class AtomicOperands;
   Mem address_of(ir::Value addr);
   Reg second_operand(ir::Value v, Shift& shift, unsigned& amount);

@@ -102,6 +102,10 @@ struct alignas(16) GuestState {
   // 736: a flag writer's destination as it was, for the fault path
   // (x86/fault_flags.h).
   uint64_t fault_spill;
+  // 744: the Linux layer's, per thread: where the thread's TID is cleared
+  // (and a futex woken) when it exits (set_tid_address,
+  // CLONE_CHILD_CLEARTID); 0 for none.
+  uint64_t clear_child_tid;
 };
 
 static_assert(offsetof(GuestState, rip) == 128);

@@ -5,10 +5,13 @@
 // The host's own mappings (phybin, the code cache) are not in it, and the
 // host's view of guest pages may differ from it: under qemu-user, or where
 // phybin write-protects code pages, /proc/self/maps does not tell.
+// Guest threads call mmap & co. while others translate: each method holds
+// the object's lock (not for signal handlers).
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <optional>
 
 namespace phybin::sys {
@@ -19,6 +22,15 @@ class AddressSpace {
     uint64_t start, end;  // [start, end), page aligned
     int prot;             // PROT_READ | PROT_WRITE | PROT_EXEC as the guest asked
   };
+
+  AddressSpace() = default;
+  // Moved (a process's state reset), the lock stays each object's own.
+  AddressSpace(AddressSpace&& other) noexcept : page_(other.page_), ranges_(std::move(other.ranges_)) {}
+  AddressSpace& operator=(AddressSpace&& other) noexcept {
+    page_ = other.page_;
+    ranges_ = std::move(other.ranges_);
+    return *this;
+  }
 
   // [start, start + length) now holds a mapping with `prot`, replacing
   // whatever was there.  Lengths are rounded up to whole pages.
@@ -34,7 +46,10 @@ class AddressSpace {
   std::optional<Range> find(uint64_t address) const;
   void set_page_size(uint64_t page) { page_ = page; }
   uint64_t page_size() const { return page_; }
-  size_t mapping_count() const { return ranges_.size(); }
+  size_t mapping_count() const {
+    const std::lock_guard<std::recursive_mutex> lock(mutex_);
+    return ranges_.size();
+  }
 
  private:
   struct Entry {
@@ -48,6 +63,7 @@ class AddressSpace {
 
   uint64_t page_ = 4096;
   std::map<uint64_t, Entry> ranges_;  // by start; never overlapping
+  mutable std::recursive_mutex mutex_;  // map() unmaps, remap() maps
 };
 
 }  // namespace phybin::sys

@@ -31,9 +31,13 @@ static_assert(sizeof(struct utsname) == sizeof(X86Utsname));
   _exit(status);
 }
 
-// With a single guest thread, exit ends the process like exit_group.
-// (Threads will make exit end only the calling thread.)
-int64_t sys_exit(const SyscallArgs& s) { exit_process(static_cast<int>(s.a[0])); }
+// exit ends the calling thread; the last one's ends the process.
+int64_t sys_exit(const SyscallArgs& s) {
+  if (process().config.exit_thread) process().config.exit_thread(s.st);
+  exit_process(static_cast<int>(s.a[0]));
+}
+
+int64_t sys_exit_group(const SyscallArgs& s) { exit_process(static_cast<int>(s.a[0])); }
 
 int64_t sys_uname(const SyscallArgs& s) {
   if (unmapped_guest_ptr(s.a[0])) return -EFAULT;
@@ -68,11 +72,11 @@ int64_t sys_arch_prctl(const SyscallArgs& s) {
 }
 
 // Recorded, not passed: the host kernel would clear (and futex-wake) the
-// address when phybin's host thread exits, which can also be a host
-// pthread that the host's libc tracks the same way.  Guest thread exit
-// will do the clearing itself.
+// address when phybin's host thread exits, which is a host pthread that
+// the host's libc tracks the same way.  The runtime does the clearing when
+// the guest thread exits.
 int64_t sys_set_tid_address(const SyscallArgs& s) {
-  process().clear_child_tid = s.a[0];
+  s.st.clear_child_tid = s.a[0];
   return host_syscall(SYS_gettid);
 }
 
@@ -150,14 +154,37 @@ int64_t sys_getpgrp(const SyscallArgs&) { return host_syscall(SYS_getpgid, 0); }
 // address space is an optimisation a fork is allowed to replace.)
 int64_t sys_fork(const SyscallArgs&) { return host_syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0); }
 
-// clone without CLONE_VM is a fork with options (glibc's fork() uses it).
-// Threads (CLONE_VM) need one runtime per guest thread: not yet.
+// A thread: one host thread per guest thread, started by the runtime.
+// Linux's rules for the flags: CLONE_THREAD needs CLONE_SIGHAND, which
+// needs CLONE_VM.
+int64_t clone_thread(const SyscallArgs& s) {
+  const uint64_t flags = s.a[0];
+  if (!(flags & CLONE_SIGHAND) || !(flags & CLONE_VM)) return -EINVAL;
+  if (!process().config.start_thread) return -ENOSYS;
+  ThreadStart start;
+  start.flags = flags;
+  start.stack = s.a[1];
+  start.parent_tid = s.a[2];
+  start.child_tid = s.a[3];
+  start.tls = s.a[4];
+  for (uint64_t flag : {uint64_t{CLONE_PARENT_SETTID}, uint64_t{CLONE_CHILD_SETTID}, uint64_t{CLONE_CHILD_CLEARTID}}) {
+    const uint64_t where = flag == CLONE_PARENT_SETTID ? start.parent_tid : start.child_tid;
+    if ((flags & flag) && unmapped_guest_ptr(where)) return -EFAULT;
+  }
+  return process().config.start_thread(s.st, start);
+}
+
+// clone without CLONE_VM is a fork with options (glibc's fork() uses it);
+// with CLONE_THREAD a thread.  CLONE_VM alone (posix_spawn's vfork-like
+// child sharing the memory) is not there yet.
 int64_t sys_clone(const SyscallArgs& s) {
   uint64_t flags = s.a[0];
-  if (flags & (CLONE_VM | CLONE_THREAD | CLONE_SIGHAND)) {
+  if (flags & CLONE_THREAD) return clone_thread(s);
+  if (flags & (CLONE_VM | CLONE_SIGHAND)) {
     static OnceSet warned;
     if (warned.first(1))
-      logf(LogLevel::Warn, "phybin: warning: guest threads (clone with CLONE_VM) are not supported yet, returning ENOSYS");
+      logf(LogLevel::Warn, "phybin: warning: clone with CLONE_VM but without CLONE_THREAD (a vfork-like child) is "
+                           "not supported yet, returning ENOSYS");
     return -ENOSYS;
   }
   // The guest's TLS is its FS base, not the host thread pointer.
@@ -228,7 +255,7 @@ void register_resources(SyscallTable& t) {
 
 void register_process_syscalls(SyscallTable& t) {
   t.add(X86_NR_exit, sys_exit);
-  t.add(X86_NR_exit_group, sys_exit);
+  t.add(X86_NR_exit_group, sys_exit_group);
   t.add(X86_NR_fork, sys_fork);
   t.add(X86_NR_vfork, sys_fork);
   t.add(X86_NR_clone, sys_clone);

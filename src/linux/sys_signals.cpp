@@ -117,7 +117,7 @@ int64_t sys_rt_sigpending(const SyscallArgs& s) {
   uint64_t host = 0;
   const int64_t r = host_syscall(SYS_rt_sigpending, &host, kX86SigsetSize);
   if (r < 0) return r;
-  *guest_ptr<uint64_t>(s.a[0]) = host | process().held_runtime_signals;
+  *guest_ptr<uint64_t>(s.a[0]) = host | thread_signals().held_runtime_signals;
   return 0;
 }
 
@@ -147,15 +147,20 @@ int64_t sys_sigaltstack(const SyscallArgs& s) {
 
 }  // namespace
 
+ThreadSignals& thread_signals() {
+  static thread_local ThreadSignals signals;
+  return signals;
+}
+
 uint64_t guest_signal_mask() {
   uint64_t host = 0;
   host_syscall(SYS_rt_sigprocmask, SIG_BLOCK, nullptr, &host, kX86SigsetSize);
-  return (host & ~kNeverBlockedOnHost) | process().blocked_runtime_signals;
+  return (host & ~kNeverBlockedOnHost) | thread_signals().blocked_runtime_signals;
 }
 
 void set_guest_signal_mask(uint64_t mask) {
   mask &= ~(bit(SIGKILL) | bit(SIGSTOP));
-  process().blocked_runtime_signals = mask & kNeverBlockedOnHost;
+  thread_signals().blocked_runtime_signals = mask & kNeverBlockedOnHost;
   const uint64_t host = mask & ~kNeverBlockedOnHost;
   host_syscall(SYS_rt_sigprocmask, SIG_SETMASK, &host, nullptr, kX86SigsetSize);
 }

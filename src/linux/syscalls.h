@@ -15,6 +15,16 @@
 namespace phybin::sys {
 
 // What the loader and runtime tell the Linux layer before the guest runs.
+// A clone that starts a thread (CLONE_VM | CLONE_THREAD), in x86-64's
+// argument order already sorted out.
+struct ThreadStart {
+  uint64_t flags = 0;
+  uint64_t stack = 0;       // the child's RSP; 0: the parent's
+  uint64_t parent_tid = 0;  // CLONE_PARENT_SETTID: the TID is stored there
+  uint64_t child_tid = 0;   // CLONE_CHILD_SETTID / CLONE_CHILD_CLEARTID
+  uint64_t tls = 0;         // CLONE_SETTLS: the child's FS base
+};
+
 struct ProcessConfig {
   // The guest executable's path as the guest sees it: the answer to
   // readlink("/proc/self/exe") (and what AT_EXECFN should point to).
@@ -33,6 +43,14 @@ struct ProcessConfig {
   // the host when the guest installs a handler (rt_sigaction).  Without it
   // guest handlers are only recorded.
   void (*host_signal_handler)(int sig, siginfo_t* info, void* ucontext) = nullptr;
+  // clone of a thread: starts a guest thread whose state is `parent`'s,
+  // returning 0 from the call at its next instruction; returns the new
+  // thread's TID (after CLONE_PARENT_SETTID and CLONE_CHILD_SETTID are
+  // done), or -errno.  Without it such a clone fails with ENOSYS.
+  int64_t (*start_thread)(GuestState& parent, const ThreadStart& start) = nullptr;
+  // exit (not exit_group) of the guest thread `st`: ends the thread, or
+  // returns when it is the last one (the process then exits).
+  void (*exit_thread)(GuestState& st) = nullptr;
 };
 
 // The guest process as the Linux layer keeps it.  One per process; the
@@ -50,9 +68,8 @@ struct ProcessInfo {
   uint64_t brk_current = 0;     // what brk() answers
   uint64_t brk_mapped_end = 0;  // end of the pages backing [brk_start, brk_current)
 
-  // Recorded for the (single) guest thread; see set_tid_address and
-  // set_robust_list in sys_process.cpp.
-  uint64_t clear_child_tid = 0;
+  // Recorded, not registered with the host (sys_process.cpp); one for the
+  // process, whose threads all use glibc's the same way.
   uint64_t robust_list_head = 0;
   uint64_t robust_list_len = 0;
 
@@ -60,12 +77,18 @@ struct ProcessInfo {
   // alternate signal stack.  The runtime delivers to guest handlers.
   X86KernelSigaction signal_actions[kX86NumSignals + 1] = {};
   X86StackT alt_stack = {0, kX86SsDisable, 0, 0};
-  // SIGSEGV and SIGBUS stay unblocked on the host (the runtime needs them
-  // for its own faults): the guest's blocking of them is kept here, and
-  // the runtime keeps those sent while blocked (rt_sigpending shows them).
+};
+
+// SIGSEGV and SIGBUS stay unblocked on the host (the runtime needs them for
+// its own faults): the guest's blocking of them is kept here, per guest
+// thread as signal masks are (each guest thread runs on a host thread of
+// its own), and the runtime keeps those sent while blocked (rt_sigpending
+// shows them).
+struct ThreadSignals {
   uint64_t blocked_runtime_signals = 0;
   uint64_t held_runtime_signals = 0;
 };
+ThreadSignals& thread_signals();
 
 // Sets up the process state; call once, before the first system call.
 void init_process(const ProcessConfig& config);

@@ -60,8 +60,12 @@ void GuestThread::clear_lookup() {
 }
 
 BlockTable::Index GuestThread::lookup_or_translate(uint64_t pc) {
-  BlockTable::Index b = process_.blocks().find_guest(pc);
-  return b != BlockTable::kNone ? b : translate(pc);
+  const BlockTable::Index b = process_.blocks().find_guest(pc);
+  if (b == BlockTable::kNone) return translate(pc);
+  // Made by another thread (only the translating thread's table gets a new
+  // block), or dropped from this table by a slot collision.
+  enter_in_lookup(process_.blocks().at(b));
+  return b;
 }
 
 // The frontend's block at pc, optimised (and checked): what the backend gets.
@@ -171,7 +175,7 @@ void GuestThread::run() {
   GuestState& state = *state_;
   GuestThreadFlags& flags = thread_flags();
   unsigned generation = process_.flush_count();  // of the code the last exit left
-  for (;;) {
+  while (!ending_) {
     flags.busy = 1;
     // An indirect exit that missed the table with flags left lazy: they
     // become RFLAGS before anything (a handler, a system call) sees them.
@@ -194,18 +198,30 @@ void GuestThread::run() {
       generation = process_.flush_count() + 1;  // its exit is not worth linking
       continue;
     }
-    BlockTable::Index block = lookup_or_translate(state.rip);
-    if (block == BlockTable::kNone) {
+    const uint32_t* code = nullptr;
+    {
+      const TablesGuard guard(process_.tables());
+      const BlockTable::Index block = lookup_or_translate(state.rip);
+      if (block != BlockTable::kNone) {
+        // Link the exit we came from, unless a flush threw its code away.
+        if (site && process_.flush_count() == generation) process_.link(site, block);
+        generation = process_.flush_count();
+        code = process_.blocks().at(block).host;
+      }
+    }
+    if (!code) {
       if (!emulate_vsyscall()) raise_fetch_fault();
       continue;
     }
-    // Link the exit we came from, unless a flush threw its code away.
-    if (site && process_.flush_count() == generation) process_.link(site, block);
     state.lookup_table = reinterpret_cast<uint64_t>(lookup_.get());
-    generation = process_.flush_count();
-    enter(process_.blocks().at(block).host);
+    enter(code);
     set_temporary_mask_syscall(false);
   }
+}
+
+void GuestThread::end() {
+  ending_ = true;
+  leave_to_dispatcher();
 }
 
 void invalidate_guest_code(uint64_t start, uint64_t length) {

@@ -29,9 +29,12 @@ class GuestThread {
   GuestThread(const GuestThread&) = delete;
   GuestThread& operator=(const GuestThread&) = delete;
 
-  // Runs the guest from its state's rip; returns only if the guest thread
-  // ends without exiting the process (never for now: exit_group exits).
+  // Runs the guest from its state's rip; returns when the guest thread
+  // calls exit while other threads go on (see end()).
   void run();
+  // The guest thread's exit (not the last one's): leaves translated code
+  // for good; run() returns.
+  [[noreturn]] void end();
 
   Process& process() const { return process_; }
   GuestState& state() const { return *state_; }
@@ -82,7 +85,9 @@ class GuestThread {
   void code_changed() { forget_code_pending_ = true; }
 
  private:
-  // kNone when guest code at pc is not mapped (the guest then gets SIGSEGV).
+  // The block at pc, found or translated, in this thread's lookup table;
+  // kNone when guest code at pc is not mapped (the guest then gets
+  // SIGSEGV).  Under the tables lock, as the use of what it returns.
   BlockTable::Index lookup_or_translate(uint64_t pc);
   BlockTable::Index translate(uint64_t pc);
   ir::Block& build_block(uint64_t pc, unsigned max_insns);
@@ -113,6 +118,7 @@ class GuestThread {
   // (GuestState::lookup_table, unless switched to the empty one).
   LookupTable lookup_;
   bool forget_code_pending_ = false;  // frontend caches hold changed code
+  bool ending_ = false;               // exit called: run() returns
   volatile sig_atomic_t unprotected_step_ = 0;
 };
 

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "arm64/regmap.h"
+#include "common/log.h"
 #include "linux/syscalls.h"
 #include "runtime/guest_thread.h"
 #include "runtime/signals.h"
@@ -177,6 +178,13 @@ void fault_handler(int sig, siginfo_t* info, void* context) {
     return;
   if (sigjmp_buf* guard = copy_guard()) siglongjmp(*guard, 1);
   if (thread && divert_guest_fault(sig, info, uc, *thread)) return;
+  // phybin's own: say where, for the bug report (the process dies anyway).
+  logf(LogLevel::Error, "phybin: internal fault: signal %d at pc %#llx (%s), address %#llx, guest thread %s", sig,
+       static_cast<unsigned long long>(uc->uc_mcontext.pc),
+       thread && thread->process().in_code_cache(reinterpret_cast<const void*>(uc->uc_mcontext.pc))
+           ? "translated code"
+           : "phybin",
+       static_cast<unsigned long long>(reinterpret_cast<uint64_t>(info->si_addr)), thread ? "yes" : "none");
   fault_kills(sig);
 }
 
@@ -194,9 +202,9 @@ void host_signal_handler(int sig, siginfo_t* info, void* context) {
 }
 
 void install_fault_handlers() {
-  // Its own stack: the guest's stack is not the host's, but a deep host
-  // recursion should still report its fault.
-  static char alt_stack[64 * 1024];
+  // Its own stack, one per thread: the guest's stack is not the host's,
+  // but a deep host recursion should still report its fault.
+  static thread_local char alt_stack[64 * 1024];
   stack_t ss{};
   ss.ss_sp = alt_stack;
   ss.ss_size = sizeof alt_stack;

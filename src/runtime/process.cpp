@@ -57,6 +57,16 @@ bool host_has_lse() {
 #endif
 }
 
+// FEAT_LRCPC: LDAPR, the cheaper acquire load for TSO.
+bool host_has_lrcpc() {
+#if defined(__aarch64__)
+  constexpr unsigned long kHwcapLrcpc = 1ul << 15;
+  return (getauxval(AT_HWCAP) & kHwcapLrcpc) != 0;
+#else
+  return false;
+#endif
+}
+
 }  // namespace
 
 LookupTable new_lookup_table() {
@@ -79,6 +89,8 @@ Process::Process(const RuntimeOptions& options)
   backend_.materialise_flags = &x86::materialise_lazy_flags;
   backend_.lookup_mask = kLookupEntries - 1;
   backend_.lse = options.host_lse && host_has_lse();
+  backend_.lrcpc = host_has_lrcpc();
+  backend_.tso = options.tso == TsoMode::Strict;
   LookupEntry* empty = empty_lookup_.get();
   for (size_t slot = 0; slot < kLookupEntries; ++slot) empty[slot] = empty_lookup_entry(slot);
 }
@@ -92,18 +104,54 @@ LookupEntry Process::empty_lookup_entry(size_t slot) const {
 // A thread that starts while code exists (a later guest thread) finds all
 // of it from its first indirect branch, as the threads already running do.
 void Process::add_thread(GuestThread& thread) {
+  const TablesGuard guard(tables_);
   threads_.push_back(&thread);
+  ++live_threads_;
   for (BlockTable::Index b = 0; b < blocks_.size(); ++b)
     if (blocks_.at(b).valid) thread.enter_in_lookup(blocks_.at(b));
 }
 
-void Process::remove_thread(GuestThread& thread) { std::erase(threads_, &thread); }
+void Process::remove_thread(GuestThread& thread) {
+  const TablesGuard guard(tables_);
+  std::erase(threads_, &thread);
+}
 
+bool Process::order_memory_for_threads() {
+  const TablesGuard guard(tables_);
+  if (options_.tso != TsoMode::Auto || backend_.tso) return false;
+  backend_.tso = true;
+  flush();
+  logf(LogLevel::Info, "phybin: a second guest thread starts: translating in x86's memory order (PHYBIN_TSO=auto)");
+  return true;
+}
+
+bool Process::last_thread_leaves() {
+  const TablesGuard guard(tables_);
+  if (live_threads_ <= 1) return true;
+  --live_threads_;
+  return false;
+}
+
+// Only the translating thread: another thread may be searching its table,
+// and an entry half written (the new guest address with the old host code)
+// would run the wrong code.  The others find the block on their next miss
+// (GuestThread::lookup_or_translate).  Dropping entries is safe from any
+// thread: either half of an empty entry misses.
 void Process::enter_in_lookups(BlockTable::Index index) {
-  for_each_thread([&](GuestThread& thread) { thread.enter_in_lookup(blocks_.at(index)); });
+  if (GuestThread* thread = GuestThread::current()) thread->enter_in_lookup(blocks_.at(index));
+}
+
+void Process::refuse_flush_with_threads(const char* why) const {
+  if (threads_.size() <= 1) return;
+  fatal(ErrorCode::PHYBIN_ERR_INTERNAL,
+        std::string(why) + " while " + std::to_string(threads_.size()) +
+            " guest threads run: flushing translations under threads is not done yet; give a larger "
+            "PHYBIN_CACHE_SIZE (MiB) or keep MXCSR's modes unchanged");
 }
 
 void Process::flush() {
+  const TablesGuard guard(tables_);
+  refuse_flush_with_threads("the code cache is full");
   cache_.flush();
   blocks_.clear();
   for_each_thread([](GuestThread& thread) { thread.clear_lookup(); });
@@ -111,6 +159,8 @@ void Process::flush() {
 }
 
 void Process::flush_for_fp_mode(const ir::FpMode& fp_mode) {
+  const TablesGuard guard(tables_);
+  refuse_flush_with_threads("MXCSR's flush or exception modes changed");
   flush();
   fp_mode_ = fp_mode;
 }
@@ -119,6 +169,7 @@ void Process::flush_for_fp_mode(const ir::FpMode& fp_mode) {
 // patched when the target is within its reach, else the B its stub begins
 // with (see exit_to).  Either way the branch's unlinked target is kept.
 void Process::link(uint32_t* site, BlockTable::Index target) {
+  const TablesGuard guard(tables_);
   const uint32_t* host = blocks_.at(target).host;
   for (;;) {
     auto* unlinked = const_cast<uint32_t*>(arm64::Assembler::branch_target(site));
@@ -144,6 +195,7 @@ const uint32_t* Process::try_emit(const ir::Block& block, std::vector<arm64::Ins
 // Cache full: start over with an empty cache, once.
 Process::Emitted Process::emit(const ir::Block& block, std::vector<arm64::InsnMark>& marks,
                                uint32_t& indirect_entry) {
+  const TablesGuard guard(tables_);
   const uint32_t* code = try_emit(block, marks, indirect_entry);
   if (!code) {
     flush();
@@ -156,6 +208,7 @@ Process::Emitted Process::emit(const ir::Block& block, std::vector<arm64::InsnMa
 BlockTable::Index Process::add_block(const ir::Block& block, Emitted code,
                                      const std::vector<arm64::InsnMark>& marks, uint32_t indirect_entry,
                                      const std::vector<std::pair<uint64_t, uint64_t>>& lookahead) {
+  const TablesGuard guard(tables_);
   BlockTable::Index index = blocks_.add(block.guest_start, block.guest_end, code.code, code.words, marks);
   blocks_.set_indirect_entry(index, indirect_entry);
   protect_and_register(index, block, lookahead);
@@ -192,6 +245,7 @@ void Process::protect_and_register(BlockTable::Index index, const ir::Block& blo
 }
 
 bool Process::running_insn(const void* pc, RunningInsn& out) const {
+  const TablesGuard guard(tables_);
   BlockTable::Index b = blocks_.find_host(pc);
   if (b == BlockTable::kNone) return false;
   out = RunningInsn{blocks_.guest_pc_at(b, pc), blocks_.at(b).guest_start, blocks_.at(b).guest_end};
@@ -201,6 +255,7 @@ bool Process::running_insn(const void* pc, RunningInsn& out) const {
 uint64_t Process::block_start_holding(uint64_t rip) const {
   // Blocks are at most a few hundred bytes of guest code: look back that far.
   constexpr uint64_t kLookBack = 1024;
+  const TablesGuard guard(tables_);
   for (uint64_t k = 0; k <= kLookBack && k <= rip; ++k) {
     const BlockTable::Index b = blocks_.find_guest(rip - k);
     if (b != BlockTable::kNone && blocks_.at(b).valid && blocks_.at(b).guest_end > rip) return rip - k;
@@ -214,6 +269,7 @@ uint64_t Process::block_start_holding(uint64_t rip) const {
 // inside its indirect-branch lookup, past the load of the table: it may
 // still jump to a block found in the real one.
 void Process::unlink_running(const void* pc, uint64_t rip) {
+  const TablesGuard guard(tables_);
   BlockTable::Index b = blocks_.find_host(pc);
   if (b != BlockTable::kNone && !in_indirect_lookup(pc)) blocks_.unlink_exits_of(b);
   else if (!cache_.contains(pc)) blocks_.unlink_exits_of_blocks_at(rip);
@@ -237,11 +293,14 @@ bool Process::in_indirect_lookup(const void* pc) const {
 // layer writing guest memory), never from inside malloc: dropping the
 // translations here, which frees table nodes, is safe.
 bool Process::handle_code_write(uint64_t address) {
+  // Interrupting its own thread's table work, the handler only defers.
+  const bool busy = TablesLock::held_here() || thread_flags().busy;
+  const TablesGuard guard(tables_);
   if (!protect_.unprotect_on_write(address)) return false;
   const uint64_t page = address & ~(protect_.page_size() - 1);
   logf(LogLevel::Debug, "phybin: guest wrote its code page %#llx: translations dropped",
        static_cast<unsigned long long>(page));
-  if (thread_flags().busy) {
+  if (busy) {
     const sig_atomic_t n = deferred_count_;
     if (n < static_cast<sig_atomic_t>(kMaxDeferred)) {
       deferred_pages_[n] = page;
@@ -269,6 +328,7 @@ void Process::drop_code(uint64_t begin, uint64_t end) {
 }
 
 void Process::run_deferred_invalidations() {
+  const TablesGuard guard(tables_);
   if (deferred_overflow_) {
     deferred_overflow_ = 0;
     deferred_count_ = 0;
@@ -284,6 +344,7 @@ void Process::run_deferred_invalidations() {
 }
 
 void Process::invalidate(uint64_t start, uint64_t length) {
+  const TablesGuard guard(tables_);
   GuestThreadFlags& flags = thread_flags();
   const sig_atomic_t was_busy = flags.busy;
   flags.busy = 1;
@@ -295,12 +356,14 @@ void Process::invalidate(uint64_t start, uint64_t length) {
 }
 
 bool Process::unprotect_all_code() {
+  const TablesGuard guard(tables_);
   if (!protect_.any_protected()) return false;
   protect_.unprotect_all([&](uint64_t page) { drop_code(page, page + protect_.page_size()); });
   return true;
 }
 
 void Process::log_stats() const {
+  const TablesGuard guard(tables_);
   logf(LogLevel::Info,
        "phybin: %llu blocks translated (%llu guest instructions), %llu loaded, code cache %zu of %zu KiB used, "
        "%u flushes",

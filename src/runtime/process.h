@@ -18,6 +18,7 @@
 #include "runtime/block_table.h"
 #include "runtime/code_cache.h"
 #include "runtime/code_protect.h"
+#include "runtime/tables_lock.h"
 #include "runtime/translation_file.h"
 #include "x86/frontend.h"
 
@@ -35,6 +36,13 @@ struct PersistOptions {
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
 };
 
+// PHYBIN_TSO: when translated code keeps x86's memory order.
+enum class TsoMode : uint8_t {
+  Auto,    // from the second guest thread on (the cache is flushed then)
+  Strict,  // always
+  Off,     // never: threads may see each other's accesses out of order
+};
+
 struct RuntimeOptions {
   size_t cache_bytes = 64u << 20;
   bool strict_flags = false;
@@ -44,6 +52,7 @@ struct RuntimeOptions {
   bool host_pmull = true;  // its 64x64-bit PMULL
   bool host_aes = true;    // its AES instructions
   bool host_lse = true;    // its LSE atomics (ARMv8.1)
+  TsoMode tso = TsoMode::Auto;
   unsigned max_block_insns = 48;
   PersistOptions persist;
 };
@@ -85,6 +94,17 @@ class Process {
   // ---- the guest threads (GuestThread registers itself)
   void add_thread(GuestThread& thread);
   void remove_thread(GuestThread& thread);
+  // A guest thread calls exit: true when it is the last one running (the
+  // process then ends), else it is no longer counted.
+  bool last_thread_leaves();
+  // A second guest thread is about to start (the caller is the only one):
+  // under PHYBIN_TSO=auto, code is translated in x86's memory order from
+  // now on and what exists is flushed.  True when it flushed: the caller
+  // must leave translated code before running more of it.
+  bool order_memory_for_threads();
+  // The lock of the tables (tables_lock.h).  Every method below takes it;
+  // a thread's dispatcher holds it across a lookup, translation and link.
+  TablesLock& tables() const { return tables_; }
 
   // ---- translation (GuestThread::translate builds the block)
   struct Emitted {
@@ -153,11 +173,13 @@ class Process {
   uint64_t blocks_translated() const { return blocks_translated_; }
 
  private:
-  // The lock of the thread registry goes here when threads come.
+  // Under the tables lock.
   template <typename Fn>
   void for_each_thread(Fn&& fn) {
     for (GuestThread* thread : threads_) fn(*thread);
   }
+  // Flushing drops code other threads may be running: not with threads.
+  void refuse_flush_with_threads(const char* why) const;
   LookupEntry empty_lookup_entry(size_t slot) const;
   void enter_in_lookups(BlockTable::Index index);
   void protect_and_register(BlockTable::Index index, const ir::Block& block,
@@ -187,7 +209,9 @@ class Process {
   LookupTable empty_lookup_;
   // The mode the code in the cache was made for (save_translations).
   ir::FpMode fp_mode_;
+  mutable TablesLock tables_;
   std::vector<GuestThread*> threads_;
+  size_t live_threads_ = 0;  // threads_ less those that called exit
   // Code pages written while the tables were busy (fault in the
   // dispatcher's own work): dropped at the next dispatch.
   static constexpr size_t kMaxDeferred = 64;

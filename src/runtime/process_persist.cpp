@@ -99,7 +99,7 @@ uint64_t Process::settings_fingerprint() const {
                      uint64_t{backend_.exact_fp_nan}, uint64_t{backend_.lookup_mask},
                      uint64_t{frontend_options_.host_crc32}, uint64_t{frontend_options_.host_pmull},
                      uint64_t{frontend_options_.host_aes}, uint64_t{options_.exact_mxcsr},
-                     uint64_t{backend_.lse}})
+                     uint64_t{backend_.lse}, uint64_t{backend_.tso}, uint64_t{backend_.lrcpc}})
     h = mix(h, v);
   return h;
 }
@@ -257,6 +257,7 @@ TranslationImage Process::saved_image() const {
 }
 
 void Process::save_translations() {
+  const TablesGuard guard(tables_);
   // Nothing new since the load: the file holds all of it already.  (Code
   // checked for unmasked SSE exceptions is saved too: with them masked its
   // checks never fire, so it is right in any run, only slower.)

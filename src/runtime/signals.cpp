@@ -38,9 +38,13 @@ struct PendingSignals {
   GuestSignal sync_signal;
 };
 
-PendingSignals g_pending;
-volatile sig_atomic_t g_temporary_mask = 0;
-sigjmp_buf* volatile g_copy_guard = nullptr;
+// Per guest thread (each runs on a host thread of its own): a host signal
+// is recorded and delivered on the thread the kernel gave it to, a fault
+// on the thread that made it.  Static TLS of the executable: plain loads
+// in the handlers.
+thread_local PendingSignals g_pending;
+thread_local volatile sig_atomic_t g_temporary_mask = 0;
+thread_local sigjmp_buf* volatile g_copy_guard = nullptr;
 
 constexpr uint64_t bit(int sig) { return uint64_t{1} << (sig - 1); }
 
@@ -187,7 +191,7 @@ void take_async(int sig) {
   __atomic_fetch_and(&g_pending.async, ~bit(sig), __ATOMIC_SEQ_CST);
   g_pending.through_temporary_mask &= ~bit(sig);
   g_pending.held &= ~bit(sig);
-  sys::process().held_runtime_signals = g_pending.held;
+  sys::thread_signals().held_runtime_signals = g_pending.held;
 }
 
 // Signals caught while not blocked but blocked by the time of delivery
@@ -202,7 +206,7 @@ void requeue_blocked(uint64_t blocked) {
     take_async(sig);
     if (sig == SIGSEGV || sig == SIGBUS) {
       g_pending.held |= bit(sig);
-      sys::process().held_runtime_signals = g_pending.held;
+      sys::thread_signals().held_runtime_signals = g_pending.held;
     } else {
       syscall(SYS_rt_tgsigqueueinfo, getpid(), gettid(), sig, &info);
     }

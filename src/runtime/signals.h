@@ -24,14 +24,15 @@
 
 namespace phybin::runtime {
 
-// What the one guest thread is doing, for the host signal handlers.
+// What the guest thread of the calling host thread is doing, for the host
+// signal handlers.
 struct GuestThreadFlags {
   volatile sig_atomic_t in_guest = 0;    // translated code (or a helper it called) runs
   volatile sig_atomic_t busy = 0;        // the runtime's tables are being changed
   volatile sig_atomic_t in_syscall = 0;  // a guest system call runs on the host
   volatile sig_atomic_t pending = 0;     // a signal waits for delivery
 };
-inline GuestThreadFlags g_guest_thread_flags;
+inline thread_local GuestThreadFlags g_guest_thread_flags;
 inline GuestThreadFlags& thread_flags() { return g_guest_thread_flags; }
 
 // The hook of traps and helpers: synchronous signal `signal` at the guest

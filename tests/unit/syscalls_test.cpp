@@ -692,8 +692,9 @@ TEST_F(SyscallTest, IdentityAndResources) {
 
 TEST_F(SyscallTest, ThreadSetupCallsOfGlibc) {
   int tid_word = 0;
-  EXPECT_EQ(sc(X86_NR_set_tid_address, addr(&tid_word)), gettid());
-  EXPECT_EQ(process().clear_child_tid, addr(&tid_word));
+  GuestState thread{};
+  EXPECT_EQ(guest_syscall(thread, X86_NR_set_tid_address, addr(&tid_word)), gettid());
+  EXPECT_EQ(thread.clear_child_tid, addr(&tid_word)) << "per thread: in its guest state";
   uint64_t head[3] = {};
   EXPECT_EQ(sc(X86_NR_set_robust_list, addr(head), 24), 0);
   EXPECT_EQ(process().robust_list_head, addr(head));
@@ -784,9 +785,9 @@ TEST_F(SyscallTest, RtSigpendingShowsSignalsTheRuntimeHolds) {
   uint64_t pending = ~uint64_t{0};
   ASSERT_EQ(sc(X86_NR_rt_sigpending, addr(&pending), 8), 0);
   EXPECT_EQ(pending & (uint64_t{1} << (SIGSEGV - 1)), 0u);
-  process().held_runtime_signals = uint64_t{1} << (SIGSEGV - 1);
+  thread_signals().held_runtime_signals = uint64_t{1} << (SIGSEGV - 1);
   ASSERT_EQ(sc(X86_NR_rt_sigpending, addr(&pending), 8), 0);
-  process().held_runtime_signals = 0;
+  thread_signals().held_runtime_signals = 0;
   EXPECT_NE(pending & (uint64_t{1} << (SIGSEGV - 1)), 0u);
   EXPECT_EQ(sc(X86_NR_rt_sigpending, addr(&pending), 16), -EINVAL);
 }
