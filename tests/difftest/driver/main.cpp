@@ -100,7 +100,8 @@ std::vector<std::vector<std::string>> run_both(const Options& o, const std::vect
 
 // Reruns the case cut after 1, 2, ... instructions and reports the shortest
 // prefix that already diverges, with everything needed to reproduce it.
-void report_mismatch(const Options& o, const Family& f, uint64_t index, const Case& full) {
+void report_mismatch(const Options& o, const Family& f, uint64_t index, const Case& full,
+                     const std::vector<std::string>& first_diffs) {
   std::vector<Case> prefixes;
   std::vector<size_t> counts;
   for (size_t k = 1; k <= full.insns.size(); ++k) {
@@ -118,7 +119,13 @@ void report_mismatch(const Options& o, const Family& f, uint64_t index, const Ca
   std::vector<std::string> diffs;
   while (k < prefixes.size() && (diffs = compare_states(prefixes[k], k + 1, native[k], phybin[k])).empty()) ++k;
   if (k == prefixes.size()) {
-    std::cout << "  (no prefix diverges on the rerun: the mismatch is not reproducible)\n";
+    // What the first run saw, so that a flaky difference can still be
+    // told apart from a translation bug.
+    std::cout << "  (no prefix diverges on the rerun: the mismatch is not reproducible; case " << index
+              << ", the first run differed in:";
+    for (const std::string& d : first_diffs) std::cout << " " << d << ";";
+    for (const Insn& insn : full.insns) std::cout << "\n    " << insn.text;
+    std::cout << ")\n";
     return;
   }
   std::ostringstream out;
@@ -187,7 +194,7 @@ uint64_t run_family(const Options& o, const Family& f, uint64_t count) {
         for (size_t d = 0; d < diffs[i].size() && d < 4; ++d) line += " " + diffs[i][d] + ";";
         std::cout << line << "\n";
       }
-      if (reports++ < o.max_reports) report_mismatch(o, f, first + done + i, cases[i]);
+      if (reports++ < o.max_reports) report_mismatch(o, f, first + done + i, cases[i], diffs[i]);
     }
     done += n;
     if (done < count) std::cout << "family " << f.name << ": " << done << " of " << count << " cases, " << mismatches << " mismatching so far" << std::endl;
