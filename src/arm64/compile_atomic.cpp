@@ -90,6 +90,18 @@ class AtomicOperands {
   unsigned taken_ = 0;
 };
 
+// The cold path an access of 1 << log2 bytes at `addr` takes when the
+// address is not aligned to it (nothing for a byte); the caller binds its
+// resume and gives it a body.
+std::unique_ptr<ColdPath> BlockCompiler::branch_if_misaligned(Reg addr, unsigned log2) {
+  if (log2 == 0) return nullptr;
+  auto path = std::make_unique<ColdPath>();
+  path->guest = current_rip_;
+  a_.tst(Size::X, addr, (uint64_t{1} << log2) - 1);
+  a_.b(Cond::NE, path->entry);
+  return path;
+}
+
 void BlockCompiler::lower_atomic(Value v) {
   const Inst& in = b_.at(v);
   if (in.op == Opcode::Fence) {
@@ -107,13 +119,7 @@ void BlockCompiler::lower_atomic(Value v) {
   const Reg desired = cas ? regs.get(in.args[2]) : xzr;
   const Reg old = def_gpr(v);
 
-  std::unique_ptr<ColdPath> misaligned;
-  if (log2 > 0) {
-    misaligned = std::make_unique<ColdPath>();
-    misaligned->guest = current_rip_;
-    a_.tst(Size::X, addr, (uint64_t{1} << log2) - 1);
-    a_.b(Cond::NE, misaligned->entry);
-  }
+  std::unique_ptr<ColdPath> misaligned = branch_if_misaligned(addr, log2);
   if (cfg_.lse && cas) {
     a_.mov(sz, old, operand);
     a_.casal(ms, old, desired, addr);
@@ -172,13 +178,7 @@ void BlockCompiler::lower_ordered_memory(Value v) {
   const auto ms = static_cast<MemSize>(log2);
   const Reg addr = use(in.args[0], kTmp0);
   const Reg reg = load ? def_gpr(v) : is_const(value) && const_of(value) == 0 ? xzr : use(value, kTmp1);
-  std::unique_ptr<ColdPath> misaligned;
-  if (log2 > 0) {
-    misaligned = std::make_unique<ColdPath>();
-    misaligned->guest = current_rip_;
-    a_.tst(Size::X, addr, (uint64_t{1} << log2) - 1);
-    a_.b(Cond::NE, misaligned->entry);
-  }
+  std::unique_ptr<ColdPath> misaligned = branch_if_misaligned(addr, log2);
   if (!load) a_.stlr(ms, reg, addr);
   else if (cfg_.lrcpc) a_.ldapr(ms, reg, addr);
   else a_.ldar(ms, reg, addr);

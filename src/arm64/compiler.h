@@ -122,6 +122,7 @@ class BlockCompiler {
   // ordered, and its lowering then (compile_atomic.cpp).
   bool ordered_access(ir::Value v) const;
   void lower_ordered_memory(ir::Value v);
+  std::unique_ptr<ColdPath> branch_if_misaligned(Reg addr, unsigned log2);
   friend class AtomicOperands;
   Mem address_of(ir::Value addr);
   Reg second_operand(ir::Value v, Shift& shift, unsigned& amount);

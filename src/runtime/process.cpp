@@ -47,25 +47,18 @@ x86::FrontendOptions host_frontend_options(const RuntimeOptions& options) {
   return out;
 }
 
-// FEAT_LSE: the atomics of ARMv8.1, optional on the ARMv8.0 baseline.
-bool host_has_lse() {
+// Whether the host CPU has the AArch64 feature of HWCAP bit `bit`: optional
+// ones are used only where the kernel reports them.
+bool host_hwcap(unsigned bit) {
 #if defined(__aarch64__)
-  constexpr unsigned long kHwcapAtomics = 1ul << 8;
-  return (getauxval(AT_HWCAP) & kHwcapAtomics) != 0;
+  return (getauxval(AT_HWCAP) >> bit) & 1;
 #else
+  (void)bit;
   return false;
 #endif
 }
-
-// FEAT_LRCPC: LDAPR, the cheaper acquire load for TSO.
-bool host_has_lrcpc() {
-#if defined(__aarch64__)
-  constexpr unsigned long kHwcapLrcpc = 1ul << 15;
-  return (getauxval(AT_HWCAP) & kHwcapLrcpc) != 0;
-#else
-  return false;
-#endif
-}
+constexpr unsigned kHwcapAtomics = 8;  // FEAT_LSE: the atomics of ARMv8.1
+constexpr unsigned kHwcapLrcpc = 15;   // FEAT_LRCPC: LDAPR, the cheaper acquire load for TSO
 
 }  // namespace
 
@@ -88,8 +81,8 @@ Process::Process(const RuntimeOptions& options)
   backend_.raise_signal = &raise_guest_signal;
   backend_.materialise_flags = &x86::materialise_lazy_flags;
   backend_.lookup_mask = kLookupEntries - 1;
-  backend_.lse = options.host_lse && host_has_lse();
-  backend_.lrcpc = host_has_lrcpc();
+  backend_.lse = options.host_lse && host_hwcap(kHwcapAtomics);
+  backend_.lrcpc = host_hwcap(kHwcapLrcpc);
   backend_.tso = options.tso == TsoMode::Strict;
   LookupEntry* empty = empty_lookup_.get();
   for (size_t slot = 0; slot < kLookupEntries; ++slot) empty[slot] = empty_lookup_entry(slot);

@@ -9,8 +9,8 @@
 #include <array>
 #include <initializer_list>
 
+#include "guest_code.h"
 #include "ir/ir.h"
-#include "x86/frontend.h"
 
 namespace phybin::x86 {
 namespace {
@@ -20,21 +20,7 @@ using ir::Block;
 using ir::Opcode;
 using ir::Type;
 
-class Code {
- public:
-  Code(std::initializer_list<uint8_t> code) {
-    bytes_.fill(0xcc);  // int3 after the code: flags stay live
-    std::copy(code.begin(), code.end(), bytes_.begin());
-  }
-  Block translate() const {
-    Block b = Frontend(Hooks{}).translate(reinterpret_cast<uint64_t>(bytes_.data()), 1);
-    EXPECT_EQ(ir::verify(b), "") << ir::print_block(b);
-    return b;
-  }
-
- private:
-  alignas(16) std::array<uint8_t, 64> bytes_;
-};
+using Code = GuestCode;
 
 int count(const Block& b, Opcode op) {
   return static_cast<int>(std::count_if(b.insts.begin(), b.insts.end(), [op](const ir::Inst& i) { return i.op == op; }));

@@ -18,6 +18,7 @@
 #endif
 
 #include "common/error.h"
+#include "guest_code.h"
 #include "common/guest_state.h"
 #include "ir/ir.h"
 #include "x86/frontend.h"
@@ -31,21 +32,14 @@ using ir::Block;
 using ir::Opcode;
 using ir::Type;
 
-class Code {
- public:
-  Code(std::initializer_list<uint8_t> code) {
-    bytes_.fill(0xcc);  // int3 after the code: flags stay live
-    std::copy(code.begin(), code.end(), bytes_.begin());
-  }
-  uint64_t addr() const { return reinterpret_cast<uint64_t>(bytes_.data()); }
+// crc32 translates one way or the other by the host's CRC32 instructions.
+struct Code : GuestCode {
+  using GuestCode::GuestCode;
   Block translate(bool host_crc32 = true) const {
     FrontendOptions options;
     options.host_crc32 = host_crc32;
-    return Frontend(Hooks{}, options).translate(addr(), 1);
+    return GuestCode::translate(options);
   }
-
- private:
-  alignas(16) std::array<uint8_t, 64> bytes_;
 };
 
 int count(const Block& b, Opcode op) {
