@@ -15,7 +15,7 @@ void AddressSpace::split_at(uint64_t address) {
 }
 
 void AddressSpace::unmap(uint64_t start, uint64_t length) {
-  const std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const Guard guard(lock_);
   const uint64_t begin = page_down(start), end = page_up(start + length);
   if (end <= begin) return;
   split_at(begin);
@@ -24,7 +24,7 @@ void AddressSpace::unmap(uint64_t start, uint64_t length) {
 }
 
 void AddressSpace::map(uint64_t start, uint64_t length, int prot) {
-  const std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const Guard guard(lock_);
   const uint64_t begin = page_down(start), end = page_up(start + length);
   if (end <= begin) return;
   unmap(begin, end - begin);
@@ -32,7 +32,7 @@ void AddressSpace::map(uint64_t start, uint64_t length, int prot) {
 }
 
 void AddressSpace::protect(uint64_t start, uint64_t length, int prot) {
-  const std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const Guard guard(lock_);
   const uint64_t begin = page_down(start), end = page_up(start + length);
   if (end <= begin) return;
   split_at(begin);
@@ -42,7 +42,7 @@ void AddressSpace::protect(uint64_t start, uint64_t length, int prot) {
 
 void AddressSpace::remap(uint64_t old_start, uint64_t old_length, uint64_t new_start, uint64_t new_length,
                          bool keep_old) {
-  const std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const Guard guard(lock_);
   // The pieces (with their protections) of the old range, in order.
   struct Piece {
     uint64_t offset, length;
@@ -70,7 +70,7 @@ void AddressSpace::remap(uint64_t old_start, uint64_t old_length, uint64_t new_s
 }
 
 std::optional<AddressSpace::Range> AddressSpace::find(uint64_t address) const {
-  const std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const Guard guard(lock_);
   auto it = ranges_.upper_bound(address);
   if (it == ranges_.begin()) return std::nullopt;
   --it;

@@ -6,13 +6,15 @@
 // host's view of guest pages may differ from it: under qemu-user, or where
 // phybin write-protects code pages, /proc/self/maps does not tell.
 // Guest threads call mmap & co. while others translate: each method holds
-// the object's lock (not for signal handlers).
+// the lock (common/shared_lock.h; one per process), from the second thread
+// on (share()).
 #pragma once
 
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <optional>
+
+#include "common/shared_lock.h"
 
 namespace phybin::sys {
 
@@ -47,9 +49,11 @@ class AddressSpace {
   void set_page_size(uint64_t page) { page_ = page; }
   uint64_t page_size() const { return page_; }
   size_t mapping_count() const {
-    const std::lock_guard<std::recursive_mutex> lock(mutex_);
+    const Guard guard(lock_);
     return ranges_.size();
   }
+  // Guest threads start: from now on the methods lock.
+  void share() { lock_.share(); }
 
  private:
   struct Entry {
@@ -63,7 +67,10 @@ class AddressSpace {
 
   uint64_t page_ = 4096;
   std::map<uint64_t, Entry> ranges_;  // by start; never overlapping
-  mutable std::recursive_mutex mutex_;  // map() unmaps, remap() maps
+  struct Tag;
+  using Lock = SharedLock<Tag>;
+  using Guard = LockGuard<Lock>;
+  mutable Lock lock_;  // re-entrant: map() unmaps, remap() maps
 };
 
 }  // namespace phybin::sys

@@ -161,6 +161,7 @@ int64_t clone_thread(const SyscallArgs& s) {
   const uint64_t flags = s.a[0];
   if (!(flags & CLONE_SIGHAND) || !(flags & CLONE_VM)) return -EINVAL;
   if (!process().config.start_thread) return -ENOSYS;
+  process().address_space.share();
   ThreadStart start;
   start.flags = flags;
   start.stack = s.a[1];

@@ -106,6 +106,7 @@ int64_t start_guest_thread(GuestState& parent, const sys::ThreadStart& start) {
   // Before the child exists: the flush is safe while one thread runs, and
   // the parent then leaves the flushed block (below).
   const bool flushed = self->process().order_memory_for_threads();
+  self->process().tables().share();
   StartBlock block;
   block.process = &self->process();
   block.start = start;

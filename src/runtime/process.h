@@ -18,13 +18,21 @@
 #include "runtime/block_table.h"
 #include "runtime/code_cache.h"
 #include "runtime/code_protect.h"
-#include "runtime/tables_lock.h"
+#include "common/shared_lock.h"
 #include "runtime/translation_file.h"
 #include "x86/frontend.h"
 
 namespace phybin::runtime {
 
 class GuestThread;
+
+// The lock of what the threads share in the Process: the code cache, the
+// block table, code protection, links and invalidation (common/shared_lock.h:
+// the host signal handlers take it too; one that interrupted its own
+// thread's table work defers instead).
+struct TablesTag;
+using TablesLock = SharedLock<TablesTag>;
+using TablesGuard = LockGuard<TablesLock>;
 
 // The persistent translation cache (process_persist.cpp).
 struct PersistOptions {
@@ -102,7 +110,7 @@ class Process {
   // now on and what exists is flushed.  True when it flushed: the caller
   // must leave translated code before running more of it.
   bool order_memory_for_threads();
-  // The lock of the tables (tables_lock.h).  Every method below takes it;
+  // The lock of the tables (TablesLock).  Every method below takes it;
   // a thread's dispatcher holds it across a lookup, translation and link.
   TablesLock& tables() const { return tables_; }
 
