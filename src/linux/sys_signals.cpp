@@ -127,8 +127,8 @@ int64_t sys_sigaltstack(const SyscallArgs& s) {
   if ((s.a[0] != 0 && unmapped_guest_ptr(s.a[0])) || (s.a[1] != 0 && unmapped_guest_ptr(s.a[1]))) {
     return -EFAULT;
   }
-  ProcessInfo& p = process();
-  const X86StackT old = p.alt_stack;
+  ThreadSignals& t = thread_signals();
+  const X86StackT old = t.alt_stack;
   if (s.a[0] != 0) {
     X86StackT next = *guest_ptr<const X86StackT>(s.a[0]);
     const int32_t mode = next.ss_flags & ~kX86SsAutodisarm;
@@ -139,7 +139,7 @@ int64_t sys_sigaltstack(const SyscallArgs& s) {
       if (next.ss_size < kX86MinSigStkSz) return -ENOMEM;
       next.ss_flags &= kX86SsAutodisarm;  // the kernel keeps only this bit
     }
-    p.alt_stack = next;
+    t.alt_stack = next;
   }
   if (s.a[1] != 0) *guest_ptr<X86StackT>(s.a[1]) = old;
   return 0;

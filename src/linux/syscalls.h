@@ -73,10 +73,9 @@ struct ProcessInfo {
   uint64_t robust_list_head = 0;
   uint64_t robust_list_len = 0;
 
-  // The guest's view of its signal dispositions ([0] unused) and its
-  // alternate signal stack.  The runtime delivers to guest handlers.
+  // The guest's view of its signal dispositions ([0] unused), shared by
+  // its threads.  The runtime delivers to guest handlers.
   X86KernelSigaction signal_actions[kX86NumSignals + 1] = {};
-  X86StackT alt_stack = {0, kX86SsDisable, 0, 0};
 };
 
 // SIGSEGV and SIGBUS stay unblocked on the host (the runtime needs them for
@@ -87,6 +86,8 @@ struct ProcessInfo {
 struct ThreadSignals {
   uint64_t blocked_runtime_signals = 0;
   uint64_t held_runtime_signals = 0;
+  // The thread's alternate signal stack (a new thread has none, as on Linux).
+  X86StackT alt_stack = {0, kX86SsDisable, 0, 0};
 };
 ThreadSignals& thread_signals();
 

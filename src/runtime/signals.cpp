@@ -161,9 +161,9 @@ bool deliver_one(GuestState& st, const GuestSignal& g, bool sync) {
   // x86-64 frames need SA_RESTORER (the kernel gives SIGSEGV without it).
   if (!(act.flags & sys::kX86SaRestorer)) die_of_signal(SIGSEGV);
   const uint64_t rsp = st.gpr[RSP];
-  const sys::FramePlacement where = sys::place_signal_frame(rsp, act.flags, p.alt_stack);
+  const sys::FramePlacement where = sys::place_signal_frame(rsp, act.flags, sys::thread_signals().alt_stack);
   sys::X86RtSigFrame frame;
-  sys::fill_signal_frame(frame, st, g, act.restorer, mask, sys::saved_alt_stack(p.alt_stack, rsp), where.fxsave);
+  sys::fill_signal_frame(frame, st, g, act.restorer, mask, sys::saved_alt_stack(sys::thread_signals().alt_stack, rsp), where.fxsave);
   alignas(16) uint8_t fx[sys::kX86FxsaveBytes] = {};
   x86::sse::helper_fxsave(&st, reinterpret_cast<uint64_t>(fx), 0);
   if (!guarded_copy(reinterpret_cast<void*>(where.fxsave), fx, sizeof fx) ||
@@ -172,8 +172,8 @@ bool deliver_one(GuestState& st, const GuestSignal& g, bool sync) {
          static_cast<unsigned long long>(where.frame));
     die_of_signal(SIGSEGV);
   }
-  if (where.on_alt_stack && (p.alt_stack.ss_flags & sys::kX86SsAutodisarm))
-    p.alt_stack = sys::X86StackT{0, sys::kX86SsDisable, 0, 0};
+  if (where.on_alt_stack && (sys::thread_signals().alt_stack.ss_flags & sys::kX86SsAutodisarm))
+    sys::thread_signals().alt_stack = sys::X86StackT{0, sys::kX86SsDisable, 0, 0};
   logf(LogLevel::Debug, "phybin: signal %d delivered at %#llx to handler %#llx", g.sig,
        static_cast<unsigned long long>(st.rip), static_cast<unsigned long long>(act.handler));
   sys::enter_signal_handler(st, where, g.sig, act.handler);
@@ -293,12 +293,11 @@ void sigreturn(GuestState& st) {
   }
   sys::set_guest_signal_mask(frame.uc.uc_sigmask);
   // As the kernel's restore_altstack(): ignored while running on it.
-  sys::ProcessInfo& p = sys::process();
   const sys::X86StackT& saved = frame.uc.uc_stack;
-  if (!sys::on_alt_stack(p.alt_stack, st.gpr[RSP])) {
-    if (saved.ss_flags & sys::kX86SsDisable) p.alt_stack = sys::X86StackT{0, sys::kX86SsDisable, 0, 0};
+  if (!sys::on_alt_stack(sys::thread_signals().alt_stack, st.gpr[RSP])) {
+    if (saved.ss_flags & sys::kX86SsDisable) sys::thread_signals().alt_stack = sys::X86StackT{0, sys::kX86SsDisable, 0, 0};
     else if (saved.ss_size >= sys::kX86MinSigStkSz)
-      p.alt_stack = sys::X86StackT{saved.ss_sp, saved.ss_flags & sys::kX86SsAutodisarm, 0, saved.ss_size};
+      sys::thread_signals().alt_stack = sys::X86StackT{saved.ss_sp, saved.ss_flags & sys::kX86SsAutodisarm, 0, saved.ss_size};
   }
 }
 

@@ -1,19 +1,22 @@
 // Signals and threads: pthread_kill reaches the thread it names (the
 // handler runs there: it sees that thread's TLS), a thread's signal mask
 // is its own (a signal blocked in one thread is taken by the other), and
-// a fault in a thread runs the handler on that thread, which longjmps
-// out.  Only the main thread prints, after joining.
+// a fault in a thread runs the handler on that thread, on the thread's
+// own alternate stack, and the handler longjmps out.  Only the main thread prints, after joining.
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static __thread int whoami;
 static volatile int usr1_seen_by[3], usr2_seen_by[3];
 static __thread sigjmp_buf fault_return;
-static volatile int faults_in[3];
+static volatile int faults_in[3], on_own_altstack[3];
+static __thread char *altstack_base;
+#define ALTSTACK_BYTES 65536
 static pthread_barrier_t sync_point;
 static int *volatile unmapped = (int *)8;
 
@@ -29,7 +32,9 @@ static void on_usr2(int sig) {
 
 static void on_segv(int sig) {
   (void)sig;
+  char here;
   faults_in[whoami]++;
+  on_own_altstack[whoami] = altstack_base && &here >= altstack_base && &here < altstack_base + ALTSTACK_BYTES;
   siglongjmp(fault_return, 1);
 }
 
@@ -43,7 +48,10 @@ static void *worker(void *arg) {
   }
   pthread_barrier_wait(&sync_point);  // 1: masks set
   pthread_barrier_wait(&sync_point);  // 2: signals sent
-  // A fault of this thread: its own handler run, its own jump back.
+  // A fault of this thread: its own handler run, on its own alternate
+  // stack (sigaltstack is per thread), and its own jump back.
+  stack_t ss = {.ss_sp = altstack_base = malloc(ALTSTACK_BYTES), .ss_size = ALTSTACK_BYTES, .ss_flags = 0};
+  sigaltstack(&ss, NULL);
   if (sigsetjmp(fault_return, 1) == 0) *unmapped = whoami;
   return NULL;
 }
@@ -56,7 +64,7 @@ int main(void) {
   sa.sa_handler = on_usr2;
   sigaction(SIGUSR2, &sa, NULL);
   sa.sa_handler = on_segv;
-  sa.sa_flags = SA_NODEFER;
+  sa.sa_flags = SA_NODEFER | SA_ONSTACK;
   sigaction(SIGSEGV, &sa, NULL);
   whoami = 0;
   pthread_barrier_init(&sync_point, NULL, 3);
@@ -81,5 +89,6 @@ int main(void) {
   printf("SIGUSR2 (process-wide, blocked in main and 2): main %d, 1 %d, 2 %d\n", usr2_seen_by[0], usr2_seen_by[1],
          usr2_seen_by[2]);
   printf("faults handled on their own thread: main %d, 1 %d, 2 %d\n", faults_in[0], faults_in[1], faults_in[2]);
+  printf("on the thread's own alternate stack: 1 %d, 2 %d\n", on_own_altstack[1], on_own_altstack[2]);
   return 0;
 }
