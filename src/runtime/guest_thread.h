@@ -21,6 +21,10 @@
 
 namespace phybin::runtime {
 
+// The length of the syscall instruction (0f 05): where a system call
+// returns to, and what RCX then holds.
+inline constexpr uint64_t kSyscallInsnBytes = 2;
+
 class GuestThread {
  public:
   // Registers with `process` and points state.thread here.

@@ -14,7 +14,6 @@ namespace phybin::runtime {
 
 namespace {
 
-constexpr uint64_t kSyscallInsnBytes = 2;  // 0f 05
 
 // Calls that a signal interrupts with EINTR even under SA_RESTART (the
 // kernel's ERESTARTNOHAND and restart-block calls).

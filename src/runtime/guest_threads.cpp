@@ -30,7 +30,6 @@ namespace phybin::runtime {
 
 namespace {
 
-constexpr uint64_t kSyscallInsnBytes = 2;  // 0f 05
 // Host stack of a guest thread's dispatcher and translator (the guest's
 // own stack is guest memory).
 constexpr size_t kHostStackBytes = size_t{2} << 20;
