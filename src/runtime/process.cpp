@@ -27,26 +27,6 @@ uint64_t host_page_size() {
   return page > 0 ? static_cast<uint64_t>(page) : 4096;
 }
 
-// What the frontend may use of the host: the CRC32 instructions, the AES
-// instructions and the 64x64-bit PMULL of the crypto extension are optional
-// in ARMv8.0.  The settings can only turn them off (to test the helpers).
-x86::FrontendOptions host_frontend_options(const RuntimeOptions& options) {
-  x86::FrontendOptions out;
-  out.strict_flags = options.strict_flags;
-#if defined(__aarch64__)
-  constexpr unsigned long kHwcapAes = 1ul << 3, kHwcapPmull = 1ul << 4, kHwcapCrc32 = 1ul << 7;
-  const unsigned long hwcap = getauxval(AT_HWCAP);
-  out.host_crc32 = options.host_crc32 && (hwcap & kHwcapCrc32) != 0;
-  out.host_pmull = options.host_pmull && (hwcap & kHwcapPmull) != 0;
-  out.host_aes = options.host_aes && (hwcap & kHwcapAes) != 0;
-#else
-  out.host_crc32 = options.host_crc32;
-  out.host_pmull = options.host_pmull;
-  out.host_aes = options.host_aes;
-#endif
-  return out;
-}
-
 // Whether the host CPU has the AArch64 feature of HWCAP bit `bit`: optional
 // ones are used only where the kernel reports them.
 bool host_hwcap(unsigned bit) {
@@ -57,8 +37,21 @@ bool host_hwcap(unsigned bit) {
   return false;
 #endif
 }
+constexpr unsigned kHwcapAes = 3, kHwcapPmull = 4, kHwcapCrc32 = 7;
 constexpr unsigned kHwcapAtomics = 8;  // FEAT_LSE: the atomics of ARMv8.1
 constexpr unsigned kHwcapLrcpc = 15;   // FEAT_LRCPC: LDAPR, the cheaper acquire load for TSO
+
+// What the frontend may use of the host: the CRC32 instructions, the AES
+// instructions and the 64x64-bit PMULL of the crypto extension are optional
+// in ARMv8.0.  The settings can only turn them off (to test the helpers).
+x86::FrontendOptions host_frontend_options(const RuntimeOptions& options) {
+  x86::FrontendOptions out;
+  out.strict_flags = options.strict_flags;
+  out.host_crc32 = options.host_crc32 && host_hwcap(kHwcapCrc32);
+  out.host_pmull = options.host_pmull && host_hwcap(kHwcapPmull);
+  out.host_aes = options.host_aes && host_hwcap(kHwcapAes);
+  return out;
+}
 
 }  // namespace
 
