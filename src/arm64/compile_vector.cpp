@@ -38,6 +38,14 @@ bool may_observe_guest_state(Opcode op) {
 // The scalar operations whose result is element 0 computed, the rest
 // copied from operand a (merge_low): a can be computed straight into the
 // guest register the result goes to.
+// The scalar operations of scalar_regs: AArch64's scalar instruction
+// writes the whole register, zero above the element.
+bool scalar_fp_writes_whole(const Inst& in) {
+  const auto op = static_cast<VecOp>(in.aux);
+  return in.op == Opcode::VBinary && op >= VecOp::FAddScalar && op <= VecOp::FRsqrtScalar &&
+         op != VecOp::FMinScalar && op != VecOp::FMaxScalar;
+}
+
 bool merges_into_operand(const Inst& in) {
   if (in.op != Opcode::VBinary) return false;
   switch (static_cast<VecOp>(in.aux)) {
@@ -95,6 +103,7 @@ void BlockCompiler::analyse_vectors() {
     const Inst& in = b_.at(w);
     if (in.dead || vec_.hint_guest[w] < 0 || !merges_into_operand(in)) continue;
     const Value base = in.args[0];
+    if (vec_.zero_above(base, in.lane) && scalar_fp_writes_whole(in)) continue;  // no merge (scalar_regs)
     if (rep_[base] == base && last_use_[base] == w) try_hint(base, w, static_cast<unsigned>(vec_.hint_guest[w]));
   }
 }
@@ -119,17 +128,27 @@ unsigned low_bytes_read(const Inst& user, unsigned k) {
 
 }  // namespace
 
+// VectorState::width, forward: a scalar FP operation keeps operand a's
+// bytes above its element.
+void BlockCompiler::find_widths() {
+  vec_.width.assign(n_, 16);
+  for (Value v = 0; v < n_; ++v) {
+    const Inst& in = b_.at(v);
+    if (in.dead) continue;
+    if (in.op == Opcode::VZero) vec_.width[v] = 0;
+    else if (in.op == Opcode::VLoad) vec_.width[v] = static_cast<uint8_t>(std::min<uint64_t>(in.imm, 16));
+    else if (scalar_fp_writes_whole(in)) vec_.width[v] = std::max<uint8_t>(static_cast<uint8_t>(1u << in.lane), vec_.width[in.args[0]]);
+  }
+}
+
 // The scalar FP operations (lower_fp_scalar) whose every user reads no
 // more than the element they compute.
 void BlockCompiler::find_low_only() {
   // Tables are sized only for blocks with SSE arithmetic (most have none).
   vec_.low_only.clear();
   vec_.any_fp_arith = false;
-  auto candidate = [](const Inst& in) {
-    const auto op = static_cast<VecOp>(in.aux);
-    return in.op == Opcode::VBinary && op >= VecOp::FAddScalar && op <= VecOp::FRsqrtScalar &&
-           op != VecOp::FMinScalar && op != VecOp::FMaxScalar;
-  };
+  vec_.width.clear();
+  const auto candidate = scalar_fp_writes_whole;
   bool any = false;
   for (Value v = 0; v < n_; ++v) {
     const Inst& in = b_.at(v);
@@ -139,6 +158,7 @@ void BlockCompiler::find_low_only() {
     any |= candidate(in);
   }
   if (!any) return;
+  find_widths();
   vec_.low_only.assign(n_, 0);
   for (Value v = 0; v < n_; ++v) vec_.low_only[v] = !b_.at(v).dead && candidate(b_.at(v));
   auto full = [&](Value a) {

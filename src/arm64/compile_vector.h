@@ -126,6 +126,7 @@ class VectorLowering {
     VReg x, y, d, r;
     std::vector<NanStep> group;  // the members its check covers
     bool low_only = false;       // scalar: d is its own register, not merged
+    bool whole = false;          // scalar: r is the whole result (a is zero above)
   };
   FpRegs packed_regs(ir::Value v, bool unary);
   FpRegs scalar_regs(ir::Value v);

@@ -146,9 +146,10 @@ void VectorLowering::lower_estimate_packed(Value v, bool rsqrt) {
   copy(o.d, o.r);
 }
 
-// A scalar result only element 0 of which is read (low_only) is computed
-// straight into its own register: the elements above need not be merged
-// in.  Otherwise r is kVTmp0 and merged into d at the end (finish_scalar).
+// A scalar result only element 0 of which is read (low_only), or whose
+// operand a is zero above element 0 (whole), is computed straight into its
+// own register: the elements above need not be merged in.  Otherwise r is
+// kVTmp0 and merged into d at the end (finish_scalar).
 VectorLowering::FpRegs VectorLowering::scalar_regs(Value v) {
   const Inst& i = inst(v);
   FpRegs o;
@@ -156,7 +157,8 @@ VectorLowering::FpRegs VectorLowering::scalar_regs(Value v) {
   o.y = vreg_of(i.args[1]);
   o.group = nan_group(v);
   o.low_only = c_.vec_.is_low_only(v);
-  o.d = o.low_only ? def(v) : kVTmp0;
+  o.whole = !o.low_only && c_.vec_.zero_above(i.args[0], i.lane);
+  o.d = o.low_only || o.whole ? def(v) : kVTmp0;
   o.r = o.d == o.x || o.d == o.y || reads_register(o.group, o.d) ? kVTmp0 : o.d;  // operands stay for the NaN rule
   return o;
 }
@@ -168,7 +170,7 @@ void VectorLowering::check_scalar(Value v, FpRegs& o) {
 }
 
 void VectorLowering::finish_scalar(Value v, const FpRegs& o) {
-  if (o.low_only) copy(o.d, o.r);
+  if (o.low_only || o.whole) copy(o.d, o.r);
   else merge_low(def(v), o.x, inst(v).lane);
 }
 

@@ -40,12 +40,18 @@ struct VectorState {
   // A scalar SSE result whose users read only its element 0 (addsd's
   // second operand, a comisd, a movsd store): no merge with operand a.
   std::vector<uint8_t> low_only;
+  // How many bytes from the bottom of each vector value may be nonzero
+  // (movss/movsd loads leave the rest zero, and so do scalar operations on
+  // them).  A scalar result whose operand a is zero above its element is
+  // what AArch64's scalar instruction writes: no merge with a.
+  std::vector<uint8_t> width;
   // NaN-check groups (compile_vector_nan.cpp): the operation that checks
   // this one's NaNs, and a root's first member.
   std::vector<ir::Value> nan_root, nan_first;
   bool any_fp_arith = false;  // the block has SSE arithmetic (find_low_only)
   // Empty tables mean "none" (blocks without SSE arithmetic).
   bool is_low_only(ir::Value v) const { return !low_only.empty() && low_only[v]; }
+  bool zero_above(ir::Value v, unsigned lane) const { return !width.empty() && width[v] <= (1u << lane); }
   ir::Value nan_root_of(ir::Value v) const { return nan_root.empty() ? ir::kNoValue : nan_root[v]; }
   std::vector<std::unique_ptr<ColdPath>> cold;
   // Shared by the block's misaligned-access traps: x16 = guest RIP.
@@ -159,6 +165,7 @@ class BlockCompiler {
   void analyse_vectors();   // destination hints of vector values (end of analyse)
   void find_low_only();
   void find_nan_groups();
+  void find_widths();
   void emit_cold_paths();   // after the exit
 
   const ir::Block& b_;

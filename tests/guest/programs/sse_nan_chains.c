@@ -73,6 +73,26 @@ static v128 ss_chain(v128 a, v128 b, v128 c) {
   return a;
 }
 
+// Scalar loads leave the elements above zero, and so do the operations on
+// them: xmm9 = b * c[0] + a[0] and xmm11 = a[0] / xmm9, both with upper
+// elements 0 (c's upper element in xmm10 must not leak in), summed bit by
+// bit (xor); the NaN rules hold when a loaded value is an operand.
+static v128 sd_loaded(v128 a, v128 b, v128 c) {
+  __asm__ volatile("movupd %3, %%xmm10\n\tmovsd %2, %%xmm9\n\tmulsd %%xmm10, %%xmm9\n\t"
+                   "addsd %1, %%xmm9\n\tmovsd %1, %%xmm11\n\tdivsd %%xmm9, %%xmm11\n\t"
+                   "xorpd %%xmm11, %%xmm9\n\tmovupd %%xmm9, %0"
+                   : "=m"(a) : "m"(a.lo), "m"(b.lo), "m"(c) : "xmm9", "xmm10", "xmm11");
+  return a;
+}
+
+// The same for floats: sqrt(b) - a[0], then / c[0], elements 1..3 zero.
+static v128 ss_loaded(v128 a, v128 b, v128 c) {
+  __asm__ volatile("movups %3, %%xmm10\n\tmovss %2, %%xmm9\n\tsqrtss %%xmm9, %%xmm9\n\t"
+                   "subss %1, %%xmm9\n\tdivss %%xmm10, %%xmm9\n\tmovups %%xmm9, %0"
+                   : "=m"(a) : "m"(a.lo), "m"(b.lo), "m"(c) : "xmm9", "xmm10");
+  return a;
+}
+
 static v128 floats(int i, int j) {
   v128 v = {fbits[i] | (uint64_t)fbits[j] << 32, fbits[(i + j) % N] | (uint64_t)0x12345678 << 32};
   return v;
@@ -91,7 +111,9 @@ int main(void) {
   } chains[] = {{"ps_mul_add", ps_mul_add, 0},
                 {"pd_sub_div_sqrt", pd_sub_div_sqrt, 1},
                 {"sd_chain", sd_chain, 1},
-                {"ss_chain", ss_chain, 0}};
+                {"ss_chain", ss_chain, 0},
+                {"sd_loaded", sd_loaded, 1},
+                {"ss_loaded", ss_loaded, 0}};
   for (unsigned k = 0; k < sizeof chains / sizeof chains[0]; ++k) {
     uint64_t sum = FNV_INIT, flag_sum = FNV_INIT;
     flags_then_clear();
