@@ -34,7 +34,8 @@ namespace {
 
 void usage(FILE* out) {
   std::fprintf(out,
-               "usage: phybin [run] [--] PROGRAM [ARGS...]   run an x86-64 Linux program\n"
+               "usage: phybin [run] [--argv0 NAME] [--] PROGRAM [ARGS...]   run an x86-64 Linux program\n"
+               "       (--argv0: the program's argv[0], when it is not PROGRAM)\n"
                "       phybin --help | --version\n"
                "settings (environment): PHYBIN_CACHE_SIZE (MiB, or 512K), PHYBIN_CACHE_DIR (saved\n"
                "translations; off), PHYBIN_LOG_LEVEL (0-3), PHYBIN_LOG_FILE, PHYBIN_STRICT_FLAGS, PHYBIN_EXACT_MXCSR.\n"
@@ -144,8 +145,16 @@ void record_initial_mappings(const LoadedProgram& program, const elf::StackInfo&
   space.protect(stack.mapping_start, stack.stack_low - stack.mapping_start, PROT_NONE);
 }
 
-[[noreturn]] void run_program(const Settings& settings, const std::vector<std::string>& guest_argv) {
-  const std::string& path = guest_argv[0];
+// phybin's own executable, for execve of x86-64 programs (read before the
+// guest can change what /proc/self/exe answers phybin: nothing can yet).
+std::string own_executable() {
+  char buf[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+}
+
+[[noreturn]] void run_program(const Settings& settings, const std::string& path,
+                              const std::vector<std::string>& guest_argv) {
   LoadedProgram program = load_program(path);
   const elf::ElfInfo& info = program.info;
   const elf::LoadedImage& image = program.image;
@@ -162,6 +171,7 @@ void record_initial_mappings(const LoadedProgram& program, const elf::StackInfo&
 
   sys::ProcessConfig process;
   process.guest_exe_path = absolute_path(path);
+  process.phybin_path = own_executable();
   process.initial_brk = image.brk_start;
   process.before_exit = &before_exit;
   process.invalidate_code = &runtime::invalidate_guest_code;
@@ -219,6 +229,14 @@ int main_impl(int argc, char** argv) {
     std::printf("phybin 0.1\n");
     return 0;
   }
+  // execve of an x86-64 program (sys_exec.cpp) passes the guest's argv[0].
+  std::optional<std::string> argv0;
+  if (arg == "--argv0") {
+    if (first + 2 >= argc) throw Error(ErrorCode::PHYBIN_ERR_USAGE, "--argv0 needs a name and a program");
+    argv0 = argv[first + 1];
+    first += 2;
+    arg = argv[first];
+  }
   // A program whose name starts with '-' comes after "--" (or as ./-name).
   if (arg == "--") {
     if (++first >= argc) throw Error(ErrorCode::PHYBIN_ERR_USAGE, "no program given after --");
@@ -227,7 +245,9 @@ int main_impl(int argc, char** argv) {
     throw Error(ErrorCode::PHYBIN_ERR_USAGE, "unknown option " + arg + " (a program named so: phybin -- " + arg + ")");
   }
   std::vector<std::string> guest_argv(argv + first, argv + argc);
-  run_program(settings, guest_argv);
+  const std::string program = guest_argv[0];
+  if (argv0) guest_argv[0] = *argv0;
+  run_program(settings, program, guest_argv);
 }
 
 }  // namespace

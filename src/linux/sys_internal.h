@@ -51,6 +51,7 @@ void register_event_syscalls(SyscallTable& table);
 void register_memory_syscalls(SyscallTable& table);
 void register_process_syscalls(SyscallTable& table);
 void register_signal_syscalls(SyscallTable& table);
+void register_exec_syscalls(SyscallTable& table);
 
 // Converts one argument for libc's variadic syscall(): everything travels
 // as a long.

@@ -37,6 +37,7 @@ const SyscallTable& syscall_table() {
     register_memory_syscalls(t);
     register_process_syscalls(t);
     register_signal_syscalls(t);
+    register_exec_syscalls(t);
     return t;
   }();
   return table;

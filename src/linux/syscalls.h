@@ -29,6 +29,8 @@ struct ProcessConfig {
   // The guest executable's path as the guest sees it: the answer to
   // readlink("/proc/self/exe") (and what AT_EXECFN should point to).
   std::string guest_exe_path;
+  // phybin's own executable: execve of an x86-64 program starts it again.
+  std::string phybin_path;
   // The first program break: the end of the guest's bss (or a randomised
   // address above it), chosen by the loader.  0 means no brk heap: brk then
   // always answers 0 and glibc's malloc falls back to mmap.
