@@ -10,6 +10,10 @@ PHYBIN_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shared libraries from (x86-64 machines only).
 PHYBIN_ARM64_ROOT=${PHYBIN_ARM64_ROOT:-/var/cache/phybin/arm64-root}
 
+# A separate amd64 Debian (minbase and the programs the acceptance tests
+# run), for PHYBIN_ROOTFS: the world binds it at the same path.
+PHYBIN_AMD64_ROOT=${PHYBIN_AMD64_ROOT:-/var/cache/phybin/amd64-root}
+
 # x86_64: cross-build phybin and run it under qemu-aarch64.
 # aarch64: everything native.
 PHYBIN_HOST_ARCH=$(uname -m)

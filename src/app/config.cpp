@@ -1,5 +1,7 @@
 #include "app/config.h"
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <string>
 
@@ -19,6 +21,16 @@ size_t parse_size(const std::string& text, const char* name) {
     throw Error(ErrorCode::PHYBIN_ERR_USAGE,
                 std::string(name) + "='" + text + "' is not a size: give megabytes (64) or a K/M/G suffix (512K)");
   return static_cast<size_t>(n) * unit;
+}
+
+// An x86-64 root must be an absolute directory (a relative one would
+// change meaning with the guest's working directory).
+std::string checked_rootfs(const std::string& dir, const char* from) {
+  struct stat st {};
+  if (dir.empty() || dir[0] != '/' || ::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw Error(ErrorCode::PHYBIN_ERR_USAGE,
+                std::string(from) + "='" + dir + "' must name an existing directory by its absolute path");
+  return dir;
 }
 
 namespace {
@@ -77,6 +89,7 @@ Settings read_settings() {
   s.host_pmull = read_switch("PHYBIN_HOST_PMULL", s.host_pmull);
   s.host_aes = read_switch("PHYBIN_HOST_AES", s.host_aes);
   s.host_lse = read_switch("PHYBIN_HOST_LSE", s.host_lse);
+  if (const char* v = std::getenv("PHYBIN_ROOTFS"); v && *v) s.rootfs = checked_rootfs(v, "PHYBIN_ROOTFS");
   if (const char* v = std::getenv("PHYBIN_TSO")) {
     s.tso = v;
     if (s.tso != "auto" && s.tso != "strict" && s.tso != "off")

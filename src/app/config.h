@@ -19,6 +19,8 @@ struct Settings {
   bool host_lse = true;       // PHYBIN_HOST_LSE=0: locked instructions as exclusive loops
   std::string tso = "auto";   // PHYBIN_TSO: auto, strict or off
   std::string log_file;
+  // PHYBIN_ROOTFS (or --rootfs): a separate x86-64 root; empty: the machine's files.
+  std::string rootfs;
   // PHYBIN_CACHE_DIR: where translations are kept between runs; empty: not kept.
   std::string translation_dir;
   std::string cache_source = "default";
@@ -26,6 +28,9 @@ struct Settings {
 
 // Throws Error(PHYBIN_ERR_USAGE) on a malformed value.
 Settings read_settings();
+
+// `dir` as an x86-64 root; throws Error(PHYBIN_ERR_USAGE) naming `from`.
+std::string checked_rootfs(const std::string& dir, const char* from);
 
 // "64" -> 64 MiB, "512K" -> 512 KiB, "1M"/"1G" as said.
 size_t parse_size(const std::string& text, const char* name);

@@ -34,11 +34,13 @@ namespace {
 
 void usage(FILE* out) {
   std::fprintf(out,
-               "usage: phybin [run] [--argv0 NAME] [--] PROGRAM [ARGS...]   run an x86-64 Linux program\n"
-               "       (--argv0: the program's argv[0], when it is not PROGRAM)\n"
+               "usage: phybin [run] [--argv0 NAME] [--rootfs DIR] [--] PROGRAM [ARGS...]\n"
+               "                                  run an x86-64 Linux program (--argv0: its argv[0] when\n"
+               "                                  not PROGRAM; --rootfs: as PHYBIN_ROOTFS)\n"
                "       phybin --help | --version\n"
                "settings (environment): PHYBIN_CACHE_SIZE (MiB, or 512K), PHYBIN_CACHE_DIR (saved\n"
-               "translations; off), PHYBIN_LOG_LEVEL (0-3), PHYBIN_LOG_FILE, PHYBIN_STRICT_FLAGS, PHYBIN_EXACT_MXCSR.\n"
+               "translations; off), PHYBIN_LOG_LEVEL (0-3), PHYBIN_LOG_FILE, PHYBIN_STRICT_FLAGS, PHYBIN_EXACT_MXCSR,\n"
+               "PHYBIN_ROOTFS (an x86-64 root looked up before the machine's files), PHYBIN_TSO.\n"
                "Error codes are listed in phybin's README.\n");
 }
 
@@ -93,24 +95,27 @@ struct LoadedProgram {
 
 // The interpreter is looked up on the machine itself, where Debian's
 // multiarch puts it (libc6:amd64 installs /lib64/ld-linux-x86-64.so.2).
-std::string find_interpreter(const elf::ElfInfo& program) {
-  const std::string& path = program.interpreter;
+std::string find_interpreter(const elf::ElfInfo& program, const sys::GuestRoot& root) {
+  const std::string path = root.host_path(program.interpreter);
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) return path;
   int saved = errno;
   if (saved != ENOENT && saved != ENOTDIR) return path;  // inspect_elf says what is wrong with it
   throw Error(ErrorCode::PHYBIN_ERR_NO_INTERPRETER,
-              program.path + " is dynamically linked and needs the x86-64 program interpreter " + path +
-                  ", which is not on this machine; install the x86-64 C library (Debian: dpkg "
-                  "--add-architecture amd64; apt install libc6:amd64)");
+              program.path + " is dynamically linked and needs the x86-64 program interpreter " +
+                  program.interpreter + ", which is not " +
+                  (root.active() ? "in the x86-64 root " + root.root() + " nor on this machine"
+                                 : std::string("on this machine")) +
+                  "; install the x86-64 C library (Debian: dpkg --add-architecture amd64; apt install "
+                  "libc6:amd64)" + (root.active() ? " or set PHYBIN_ROOTFS to a complete x86-64 root" : ""));
 }
 
-LoadedProgram load_program(const std::string& path) {
+LoadedProgram load_program(const std::string& path, const sys::GuestRoot& root) {
   LoadedProgram program;
   program.info = elf::inspect_elf(path);
   std::optional<elf::ElfInfo> interpreter;
   if (program.info.kind == elf::ElfKind::Dynamic)
-    interpreter = elf::inspect_interpreter(find_interpreter(program.info), path);
+    interpreter = elf::inspect_interpreter(find_interpreter(program.info, root), path);
   program.image = elf::load_image(program.info);
   program.heap_gap = HeapGap(program.image.brk_start);
   if (interpreter) program.interpreter = elf::load_image(*interpreter);
@@ -153,9 +158,21 @@ std::string own_executable() {
   return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
 }
 
-[[noreturn]] void run_program(const Settings& settings, const std::string& path,
+sys::GuestRoot guest_root(const Settings& settings) {
+  const char* home = std::getenv("HOME");
+  sys::GuestRoot root(settings.rootfs, home ? home : "");
+  if (root.active()) logf(LogLevel::Info, "phybin: x86-64 root %s, then this machine", root.root().c_str());
+  else logf(LogLevel::Info, "phybin: x86-64 files from this machine (no PHYBIN_ROOTFS)");
+  return root;
+}
+
+// `guest_path` names the program as the guest does: inside the x86-64
+// root when it is there.
+[[noreturn]] void run_program(const Settings& settings, const std::string& guest_path,
                               const std::vector<std::string>& guest_argv) {
-  LoadedProgram program = load_program(path);
+  sys::GuestRoot root = guest_root(settings);
+  const std::string path = root.host_path(guest_path);
+  LoadedProgram program = load_program(path, root);
   const elf::ElfInfo& info = program.info;
   const elf::LoadedImage& image = program.image;
 
@@ -163,15 +180,17 @@ std::string own_executable() {
   for (char** e = environ; *e; ++e) envp.emplace_back(*e);
   elf::StackOptions stack;
   stack.hwcap = x86::cpuid_leaf1_edx();
-  stack.execfn = path;
+  stack.execfn = guest_path;
   stack.executable = info.wants_executable_stack();
   stack.interpreter_base = program.interpreter_base();
   elf::StackInfo stack_info;
   uint64_t rsp = elf::build_initial_stack(image, guest_argv, envp, stack, &stack_info);
 
   sys::ProcessConfig process;
-  process.guest_exe_path = absolute_path(path);
+  // A program in the root is known by its name there.
+  process.guest_exe_path = path == guest_path ? absolute_path(path) : guest_path;
   process.phybin_path = own_executable();
+  process.root = root;
   process.initial_brk = image.brk_start;
   process.before_exit = &before_exit;
   process.invalidate_code = &runtime::invalidate_guest_code;
@@ -229,11 +248,13 @@ int main_impl(int argc, char** argv) {
     std::printf("phybin 0.1\n");
     return 0;
   }
-  // execve of an x86-64 program (sys_exec.cpp) passes the guest's argv[0].
+  // execve of an x86-64 program (sys_exec.cpp) passes the guest's argv[0]
+  // and the x86-64 root (which the guest's environment may have dropped).
   std::optional<std::string> argv0;
-  if (arg == "--argv0") {
-    if (first + 2 >= argc) throw Error(ErrorCode::PHYBIN_ERR_USAGE, "--argv0 needs a name and a program");
-    argv0 = argv[first + 1];
+  while (arg == "--argv0" || arg == "--rootfs") {
+    if (first + 2 >= argc) throw Error(ErrorCode::PHYBIN_ERR_USAGE, arg + " needs a value and a program");
+    if (arg == "--argv0") argv0 = argv[first + 1];
+    else settings.rootfs = checked_rootfs(argv[first + 1], "--rootfs");
     first += 2;
     arg = argv[first];
   }

@@ -100,9 +100,12 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
 // name the program.
 int64_t exec_under_phybin(const std::string& program, std::vector<std::string> argv,
                           std::vector<std::string>& envp) {
-  const std::string& phybin = process().config.phybin_path;
+  const ProcessConfig& config = process().config;
+  const std::string& phybin = config.phybin_path;
   if (phybin.empty()) return -ENOEXEC;
-  std::vector<std::string> args = {phybin, "--argv0", argv.empty() ? program : argv[0], "--", program};
+  std::vector<std::string> args = {phybin, "--argv0", argv.empty() ? program : argv[0]};
+  if (config.root.active()) args.insert(args.end(), {"--rootfs", config.root.root()});
+  args.insert(args.end(), {"--", program});
   for (size_t i = 1; i < argv.size(); ++i) args.push_back(std::move(argv[i]));
   logf(LogLevel::Info, "execve: %s starts under phybin", program.c_str());
   std::vector<char*> a = c_strings(args), e = c_strings(envp);
@@ -112,19 +115,24 @@ int64_t exec_under_phybin(const std::string& program, std::vector<std::string> a
 int64_t do_execveat(int dirfd, uint64_t guest_path, uint64_t guest_argv, uint64_t guest_envp, int at_flags) {
   if (unmapped_guest_ptr(guest_path)) return -EFAULT;
   const char* path = guest_ptr<const char>(guest_path);
-  std::vector<std::string> argv, envp;
-  if (!read_string_array(guest_argv, argv) || !read_string_array(guest_envp, envp)) return -EFAULT;
   if (*path == '\0' && !(at_flags & AT_EMPTY_PATH)) return -ENOENT;
+  // Names as the guest sees them go to phybin; the files are looked at
+  // where they are (the x86-64 root first).
+  const GuestRoot& root = process().config.root;
   const std::string program = program_path(dirfd, path, at_flags);
+  const std::string program_file = root.host_path(program);
   // The host starts it.  execveat only where execve cannot say the same
   // (qemu-user before 8.0 lacks it).
   const auto native = [&] {
-    if (at_flags == 0) return host_syscall(SYS_execve, program.c_str(), guest_argv, guest_envp);
+    if (at_flags == 0) return host_syscall(SYS_execve, program_file.c_str(), guest_argv, guest_envp);
     return host_syscall(SYS_execveat, dirfd, host_path_following_links(path), guest_argv, guest_envp, at_flags);
   };
-  if (int64_t r = host_syscall(SYS_faccessat, AT_FDCWD, program.c_str(), X_OK); r < 0) return r;
+  if (int64_t r = host_syscall(SYS_faccessat, AT_FDCWD, program_file.c_str(), X_OK); r < 0) return r;
   Header h;
-  if (int64_t r = read_header(program, (at_flags & AT_SYMLINK_NOFOLLOW) != 0, h); r < 0) return r;
+  if (int64_t r = read_header(program_file, (at_flags & AT_SYMLINK_NOFOLLOW) != 0, h); r < 0) return r;
+  // The kernel copies the strings after it opened the file.
+  std::vector<std::string> argv, envp;
+  if (!read_string_array(guest_argv, argv) || !read_string_array(guest_envp, envp)) return -EFAULT;
   if (h.kind == Image::X86_64) return exec_under_phybin(program, std::move(argv), envp);
   // A script: the interpreter gets the script's name after its own
   // argument, and the script's argv[0] is dropped, as the kernel does.
@@ -139,8 +147,8 @@ int64_t do_execveat(int dirfd, uint64_t guest_path, uint64_t guest_argv, uint64_
     args = std::move(next);
     script = h.interpreter;
     Header inner;
-    if (host_syscall(SYS_faccessat, AT_FDCWD, script.c_str(), X_OK) < 0 ||
-        read_header(script, false, inner) < 0)
+    const std::string file = root.host_path(script);
+    if (host_syscall(SYS_faccessat, AT_FDCWD, file.c_str(), X_OK) < 0 || read_header(file, false, inner) < 0)
       return native();  // the kernel reports what is wrong with it
     h = std::move(inner);
   }

@@ -27,16 +27,35 @@ struct SyscallArgs {
 // Returns the value for RAX: a result, or -errno.
 using SyscallHandler = int64_t (*)(const SyscallArgs&);
 
+// Which arguments of a call are file names (up to two) and whether the
+// last component's symbolic link is followed, so that handle_syscall can
+// send absolute names to the x86-64 root (GuestRoot) before the handler
+// runs.  A name relative to a directory is left as it is.
+struct PathArgs {
+  enum class Follow : uint8_t {
+    Yes,
+    No,
+    AtFlag,     // unless AT_SYMLINK_NOFOLLOW is in argument flags_arg
+    OpenFlags,  // unless x86's O_NOFOLLOW or O_CREAT|O_EXCL is in argument flags_arg
+  };
+  int8_t arg[2] = {-1, -1};
+  Follow follow = Follow::Yes;
+  int8_t flags_arg = -1;
+};
+
 class SyscallTable {
  public:
   struct Entry {
     SyscallHandler fn = nullptr;
     long host_nr = -1;
+    PathArgs paths;
   };
   // x86_nr is handled by fn.
   void add(uint32_t x86_nr, SyscallHandler fn);
   // x86_nr is the host's call host_nr with the same six arguments.
   void pass(uint32_t x86_nr, long host_nr);
+  // x86_nr's file-name arguments.
+  void names(uint32_t x86_nr, PathArgs paths);
   // nullptr when the call is not supported.
   const Entry* find(uint64_t x86_nr) const;
 
@@ -52,6 +71,8 @@ void register_memory_syscalls(SyscallTable& table);
 void register_process_syscalls(SyscallTable& table);
 void register_signal_syscalls(SyscallTable& table);
 void register_exec_syscalls(SyscallTable& table);
+// The file-name arguments of every call that has them (after the above).
+void register_path_names(SyscallTable& table);
 
 // Converts one argument for libc's variadic syscall(): everything travels
 // as a long.

@@ -3,7 +3,9 @@
 #include <fcntl.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
+#include <string>
 
 #include "linux/sys_internal.h"
 
@@ -68,13 +70,70 @@ int64_t sys_lchown(const SyscallArgs& s) {
   return host_syscall(SYS_fchownat, AT_FDCWD, s.a[0], s.a[1], s.a[2], AT_SYMLINK_NOFOLLOW);
 }
 
+// Inside the x86-64 root the host's directory names carry its prefix.
+int64_t sys_getcwd(const SyscallArgs& s) {
+  const GuestRoot& root = process().config.root;
+  if (!root.active()) return host_syscall(SYS_getcwd, s.a[0], s.a[1]);
+  char host[PATH_MAX];
+  const int64_t r = host_syscall(SYS_getcwd, host, sizeof host);
+  if (r < 0) return r;
+  const std::string guest = root.guest_view(host);
+  if (guest.size() + 1 > s.a[1]) return -ERANGE;
+  if (unmapped_guest_ptr(s.a[0])) return -EFAULT;
+  std::memcpy(guest_ptr<char>(s.a[0]), guest.c_str(), guest.size() + 1);
+  return static_cast<int64_t>(guest.size() + 1);
+}
+
 }  // namespace
+
+// Every call that names files, by x86-64 argument position.  execve and
+// execveat look their names up themselves (sys_exec.cpp).
+void register_path_names(SyscallTable& t) {
+  using F = PathArgs::Follow;
+  const auto one = [&](uint32_t nr, int8_t arg, F follow, int8_t flags_arg = -1) {
+    t.names(nr, PathArgs{{arg, -1}, follow, flags_arg});
+  };
+  const auto two = [&](uint32_t nr, int8_t a, int8_t b, F follow) { t.names(nr, PathArgs{{a, b}, follow, -1}); };
+  one(X86_NR_open, 0, F::OpenFlags, 1);
+  one(X86_NR_openat, 1, F::OpenFlags, 2);
+  one(X86_NR_creat, 0, F::Yes);
+  one(X86_NR_stat, 0, F::Yes);
+  one(X86_NR_lstat, 0, F::No);
+  one(X86_NR_newfstatat, 1, F::AtFlag, 3);
+  one(X86_NR_statx, 1, F::AtFlag, 2);
+  one(X86_NR_statfs, 0, F::Yes);
+  one(X86_NR_truncate, 0, F::Yes);
+  one(X86_NR_access, 0, F::Yes);
+  one(X86_NR_faccessat, 1, F::Yes);
+  one(X86_NR_faccessat2, 1, F::AtFlag, 3);
+  one(X86_NR_chdir, 0, F::Yes);
+  one(X86_NR_mkdir, 0, F::No);
+  one(X86_NR_mkdirat, 1, F::No);
+  one(X86_NR_rmdir, 0, F::No);
+  one(X86_NR_unlink, 0, F::No);
+  one(X86_NR_unlinkat, 1, F::No);
+  two(X86_NR_rename, 0, 1, F::No);
+  two(X86_NR_renameat, 1, 3, F::No);
+  two(X86_NR_renameat2, 1, 3, F::No);
+  two(X86_NR_link, 0, 1, F::No);
+  two(X86_NR_linkat, 1, 3, F::No);
+  one(X86_NR_symlink, 1, F::No);  // the link's name; its target is text
+  one(X86_NR_symlinkat, 2, F::No);
+  one(X86_NR_readlink, 0, F::No);
+  one(X86_NR_readlinkat, 1, F::No);
+  one(X86_NR_chmod, 0, F::Yes);
+  one(X86_NR_fchmodat, 1, F::Yes);
+  one(X86_NR_chown, 0, F::Yes);
+  one(X86_NR_lchown, 0, F::No);
+  one(X86_NR_fchownat, 1, F::AtFlag, 4);
+  one(X86_NR_utimensat, 1, F::AtFlag, 3);
+}
 
 void register_path_syscalls(SyscallTable& t) {
   t.add(X86_NR_access, sys_access);
   t.pass(X86_NR_faccessat, SYS_faccessat);
   t.pass(X86_NR_faccessat2, SYS_faccessat2);
-  t.pass(X86_NR_getcwd, SYS_getcwd);
+  t.add(X86_NR_getcwd, sys_getcwd);
   t.pass(X86_NR_chdir, SYS_chdir);
   t.pass(X86_NR_fchdir, SYS_fchdir);
   t.add(X86_NR_rename, sys_rename);

@@ -1,11 +1,13 @@
 // Dispatch of guest system calls, the x86-64 name table, the warning for
 // unsupported calls and the process state.
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "common/error.h"
 #include "common/log.h"
@@ -38,6 +40,7 @@ const SyscallTable& syscall_table() {
     register_process_syscalls(t);
     register_signal_syscalls(t);
     register_exec_syscalls(t);
+    register_path_names(t);
     return t;
   }();
   return table;
@@ -74,6 +77,35 @@ bool proc_component_is_us(const char* begin, size_t length) {
   return component == own;
 }
 
+bool follows_last_link(const PathArgs& p, const SyscallArgs& s) {
+  switch (p.follow) {
+    case PathArgs::Follow::Yes: return true;
+    case PathArgs::Follow::No: return false;
+    case PathArgs::Follow::AtFlag: return !(s.a[p.flags_arg] & AT_SYMLINK_NOFOLLOW);
+    case PathArgs::Follow::OpenFlags: {
+      const uint64_t f = s.a[p.flags_arg];
+      // O_CREAT and O_EXCL have the same values on both.
+      return !(f & kX86OpenFlags.nofollow) && (f & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
+    }
+  }
+  return true;
+}
+
+// The call's absolute file names as the x86-64 root has them: the new
+// names live in `storage` until the call is done.
+void name_in_root(const PathArgs& p, SyscallArgs& s, std::string (&storage)[2]) {
+  const auto last = follows_last_link(p, s) ? GuestRoot::Last::Follow : GuestRoot::Last::NoFollow;
+  for (unsigned k = 0; k < 2; ++k) {
+    if (p.arg[k] < 0) continue;
+    uint64_t& arg = s.a[p.arg[k]];
+    if (unmapped_guest_ptr(arg)) continue;  // the call answers EFAULT
+    const char* name = guest_ptr<const char>(arg);
+    if (name[0] != '/') continue;
+    storage[k] = g_process.config.root.host_path(name, last);
+    arg = reinterpret_cast<uint64_t>(storage[k].c_str());
+  }
+}
+
 }  // namespace
 
 void SyscallTable::add(uint32_t x86_nr, SyscallHandler fn) {
@@ -85,6 +117,8 @@ void SyscallTable::pass(uint32_t x86_nr, long host_nr) {
   entries_[x86_nr].fn = pass_through;
   entries_[x86_nr].host_nr = host_nr;
 }
+
+void SyscallTable::names(uint32_t x86_nr, PathArgs paths) { entries_[x86_nr].paths = paths; }
 
 const SyscallTable::Entry* SyscallTable::find(uint64_t x86_nr) const {
   if (x86_nr > kX86MaxSyscall || entries_[x86_nr].fn == nullptr) return nullptr;
@@ -126,6 +160,8 @@ void handle_syscall(GuestState& st, const volatile sig_atomic_t* interrupt) {
     result = -ENOSYS;
   } else {
     args.host_nr = entry->host_nr;
+    std::string host_names[2];
+    if (g_process.config.root.active()) name_in_root(entry->paths, args, host_names);
     result = entry->fn(args);
   }
   if (log_enabled(LogLevel::Debug)) trace_syscall(number, args, result);

@@ -10,6 +10,7 @@
 
 #include "common/guest_state.h"
 #include "linux/address_space.h"
+#include "linux/guest_root.h"
 #include "linux/x86_abi.h"
 
 namespace phybin::sys {
@@ -31,6 +32,8 @@ struct ProcessConfig {
   std::string guest_exe_path;
   // phybin's own executable: execve of an x86-64 program starts it again.
   std::string phybin_path;
+  // Where the guest's absolute file names lead (PHYBIN_ROOTFS).
+  GuestRoot root;
   // The first program break: the end of the guest's bss (or a randomised
   // address above it), chosen by the loader.  0 means no brk heap: brk then
   // always answers 0 and glibc's malloc falls back to mmap.
