@@ -1,0 +1,7 @@
+s/translat\([a-z]*\)/TRANSLAT\1/g
+/^Flags/d
+/cache/{
+  s/^/>> /
+}
+$a\
+-- end --
