@@ -130,8 +130,10 @@ void BlockCompiler::fold_operands() {
       Value a = in.args[k];
       if (a == ir::kNoValue) continue;
       ++uses[a];
-      // An ordered access takes a plain base register (LDAR, STLR).
-      if (is_memory_op(in.op) && k == 0 && !ordered_access(i)) {
+      // An ordered integer access takes a plain base register (LDAR,
+      // STLR); an ordered vector access is a plain one between barriers.
+      const bool vector = in.op == Opcode::VLoad || in.op == Opcode::VStore;
+      if (is_memory_op(in.op) && k == 0 && (vector || !ordered_access(i))) {
         ++memory_uses[a];
         int l = static_cast<int>(access_log2(i));
         memory_log2[a] = memory_log2[a] == -1 || memory_log2[a] == l ? l : -2;
