@@ -120,7 +120,22 @@ void consider_orr_bases(uint64_t value, MovPlan& best) {
       best = MovPlan{MovPlan::First::Orr, base, length};
     }
   };
+  // A logical immediate whose element is 32 or 64 bits is one (rotated)
+  // run of ones, so each of its halfwords changes between 0 and 1 at most
+  // twice; smaller elements repeat whole halfwords, which the replicated
+  // bases below cover.  Only a halfword that changes more often is worth
+  // replacing, and with two such halfwords no single replacement helps
+  // (guest addresses usually have three: this keeps translation fast).
+  unsigned rough = 0, rough_at = 0;
   for (unsigned i = 0; i < 4; ++i) {
+    const uint16_t h = halfword(value, i);
+    if (std::popcount(static_cast<unsigned>((h ^ (h >> 1)) & 0x7FFF)) > 2) {
+      ++rough;
+      rough_at = i;
+    }
+  }
+  for (unsigned i = 0; i < 4 && rough < 2; ++i) {
+    if (rough == 1 && i != rough_at) continue;
     for (uint16_t h : fill) {
       consider((value & ~(uint64_t{0xFFFF} << (16 * i))) | (uint64_t{h} << (16 * i)));
     }

@@ -3,6 +3,7 @@
 // encodings are compared with objdump in emitter_{int,mem,simd}_test.cpp.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <set>
@@ -188,6 +189,46 @@ TEST(EmitterMovImm, EmulatedSequencesProduceTheValue) {
   }
   EXPECT_GT(count, 100000u);
   RecordProperty("average_length_x1000", static_cast<int>(total * 1000 / count));
+}
+
+// The shortest "ORR base + MOVKs" form, searched without shortcuts: the
+// bases with one halfword replaced (by another halfword, 0 or 0xFFFF) and
+// the replicated halfwords and words.  mov_imm skips bases that cannot be
+// logical immediates; it must find the same length.
+unsigned reference_mov_length(uint64_t value) {
+  auto half = [](uint64_t v, unsigned i) { return static_cast<uint16_t>(v >> (16 * i)); };
+  auto differing = [&](uint64_t a, uint64_t b) {
+    unsigned n = 0;
+    for (unsigned i = 0; i < 4; ++i) n += half(a, i) != half(b, i);
+    return n;
+  };
+  unsigned best = std::max(1u, std::min(differing(value, 0), differing(value, ~uint64_t{0})));
+  if (best == 1) return 1;
+  if (Assembler::encode_logical_imm(value, true)) return 1;
+  auto consider = [&](uint64_t base) {
+    if (Assembler::encode_logical_imm(base, true)) best = std::min(best, 1 + differing(value, base));
+  };
+  const uint16_t fill[] = {half(value, 0), half(value, 1), half(value, 2), half(value, 3), 0, 0xFFFF};
+  for (unsigned i = 0; i < 4; ++i)
+    for (uint16_t h : fill) consider((value & ~(uint64_t{0xFFFF} << (16 * i))) | (uint64_t{h} << (16 * i)));
+  for (unsigned j = 0; j < 4; ++j) {
+    uint64_t r = half(value, j);
+    consider(r | r << 16 | r << 32 | r << 48);
+  }
+  consider((value & 0xFFFFFFFF) | value << 32);
+  consider(value >> 32 | (value >> 32) << 32);
+  return best;
+}
+
+TEST(EmitterMovImm, SkippedBasesLoseNothing) {
+  std::vector<uint64_t> values = interesting_constants();
+  std::mt19937_64 rng(42);
+  for (int i = 0; i < 20000; ++i) {
+    values.push_back(rng() & 0x00007FFFFFFFFFFF);  // user-space addresses
+    values.push_back((rng() & 0xFFFF) << (16 * (i % 4)) | 0x0000FFFFFFFF0000);
+  }
+  for (uint64_t value : values)
+    ASSERT_EQ(Assembler::mov_imm_length(Size::X, value), reference_mov_length(value)) << std::hex << value;
 }
 
 TEST(EmitterMovImm, ShortestForms) {
