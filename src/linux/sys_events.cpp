@@ -91,6 +91,10 @@ int64_t sys_epoll_pwait2(const SyscallArgs& s) {
 
 int64_t sys_eventfd(const SyscallArgs& s) { return host_syscall(SYS_eventfd2, s.a[0], 0); }
 
+// The old forms, without flags, exist on AArch64 only as the new ones.
+int64_t sys_signalfd(const SyscallArgs& s) { return host_syscall(SYS_signalfd4, s.a[0], s.a[1], s.a[2], 0); }
+int64_t sys_inotify_init(const SyscallArgs&) { return host_syscall(SYS_inotify_init1, 0); }
+
 }  // namespace
 
 void register_event_syscalls(SyscallTable& t) {
@@ -106,6 +110,22 @@ void register_event_syscalls(SyscallTable& t) {
   t.add(X86_NR_epoll_pwait2, sys_epoll_pwait2);
   t.add(X86_NR_eventfd, sys_eventfd);
   t.pass(X86_NR_eventfd2, SYS_eventfd2);
+  // struct itimerspec, signalfd_siginfo, inotify_event and struct sigevent
+  // are the same on both; signal numbers too.
+  t.pass(X86_NR_timerfd_create, SYS_timerfd_create);
+  t.pass(X86_NR_timerfd_settime, SYS_timerfd_settime);
+  t.pass(X86_NR_timerfd_gettime, SYS_timerfd_gettime);
+  t.add(X86_NR_signalfd, sys_signalfd);
+  t.pass(X86_NR_signalfd4, SYS_signalfd4);
+  t.add(X86_NR_inotify_init, sys_inotify_init);
+  t.pass(X86_NR_inotify_init1, SYS_inotify_init1);
+  t.pass(X86_NR_inotify_add_watch, SYS_inotify_add_watch);
+  t.pass(X86_NR_inotify_rm_watch, SYS_inotify_rm_watch);
+  t.pass(X86_NR_timer_create, SYS_timer_create);
+  t.pass(X86_NR_timer_settime, SYS_timer_settime);
+  t.pass(X86_NR_timer_gettime, SYS_timer_gettime);
+  t.pass(X86_NR_timer_getoverrun, SYS_timer_getoverrun);
+  t.pass(X86_NR_timer_delete, SYS_timer_delete);
 }
 
 }  // namespace phybin::sys

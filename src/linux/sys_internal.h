@@ -71,6 +71,7 @@ void register_memory_syscalls(SyscallTable& table);
 void register_process_syscalls(SyscallTable& table);
 void register_signal_syscalls(SyscallTable& table);
 void register_exec_syscalls(SyscallTable& table);
+void register_net_syscalls(SyscallTable& table);
 // The file-name arguments of every call that has them (after the above).
 void register_path_names(SyscallTable& table);
 

@@ -127,6 +127,7 @@ void register_path_names(SyscallTable& t) {
   one(X86_NR_lchown, 0, F::No);
   one(X86_NR_fchownat, 1, F::AtFlag, 4);
   one(X86_NR_utimensat, 1, F::AtFlag, 3);
+  one(X86_NR_inotify_add_watch, 1, F::Yes);
 }
 
 void register_path_syscalls(SyscallTable& t) {

@@ -176,16 +176,22 @@ int64_t clone_thread(const SyscallArgs& s) {
 }
 
 // clone without CLONE_VM is a fork with options (glibc's fork() uses it);
-// with CLONE_THREAD a thread.  CLONE_VM alone (posix_spawn's vfork-like
-// child sharing the memory) is not there yet.
+// with CLONE_THREAD a thread.  CLONE_VM with CLONE_VFORK (posix_spawn's
+// child, which runs on a stack of its own until it execs) becomes a fork
+// that keeps CLONE_VFORK: the parent still waits for the exec, but what the
+// child writes before it is not seen by the parent, so posix_spawn reports
+// a failed exec as the child's exit status 127 instead of an error (as
+// under qemu-user).  CLONE_VM alone, a process sharing the memory for
+// longer, is not supported.
 int64_t sys_clone(const SyscallArgs& s) {
   uint64_t flags = s.a[0];
   if (flags & CLONE_THREAD) return clone_thread(s);
+  if ((flags & CLONE_VM) && (flags & CLONE_VFORK)) flags &= ~static_cast<uint64_t>(CLONE_VM | CLONE_SIGHAND);
   if (flags & (CLONE_VM | CLONE_SIGHAND)) {
     static OnceSet warned;
     if (warned.first(1))
-      logf(LogLevel::Warn, "phybin: warning: clone with CLONE_VM but without CLONE_THREAD (a vfork-like child) is "
-                           "not supported yet, returning ENOSYS");
+      logf(LogLevel::Warn, "phybin: warning: clone with CLONE_VM but neither CLONE_THREAD nor CLONE_VFORK (a "
+                           "process sharing the memory) is not supported, returning ENOSYS");
     return -ENOSYS;
   }
   // The guest's TLS is its FS base, not the host thread pointer.
@@ -193,7 +199,9 @@ int64_t sys_clone(const SyscallArgs& s) {
   flags &= ~static_cast<uint64_t>(CLONE_SETTLS);
   // x86-64: clone(flags, stack, parent_tid, child_tid, tls); AArch64 (and
   // the generic order): clone(flags, stack, parent_tid, tls, child_tid).
-  int64_t r = host_syscall(SYS_clone, flags, s.a[1], s.a[2], 0, s.a[3]);
+  // The guest's stack is the guest's: the host child goes on on phybin's
+  // own stack, a copy of the parent's.
+  int64_t r = host_syscall(SYS_clone, flags, 0, s.a[2], 0, s.a[3]);
   if (r == 0) {
     if (set_tls) {  // as arch_prctl(ARCH_SET_FS)
       s.st.fs_base = s.a[4];

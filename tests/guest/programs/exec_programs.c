@@ -2,15 +2,17 @@
 // /proc/self/exe and by its path) with its own argv[0], a "#!" script run by
 // the host's shell, a "#!" script whose interpreter is this x86-64 program
 // (with the interpreter's argument and the script's arguments), execveat
-// with a directory descriptor and with AT_EMPTY_PATH (fexecve), and the
-// errors: a missing file, a file without execute permission, a file in
-// no known format, an empty path.
+// with a directory descriptor and with AT_EMPTY_PATH (fexecve), posix_spawn
+// and posix_spawnp (glibc's clone with CLONE_VM | CLONE_VFORK and a stack of
+// its own), and the errors: a missing file, a file without execute
+// permission, a file in no known format, an empty path.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <spawn.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -98,6 +100,23 @@ static void start_fexecve(void) {
   fexecve(fd, argv, env_with_marker);
 }
 
+// posix_spawn does the fork and the exec itself: no run().
+static void spawn(const char* what, int search, const char* file, char* const argv[]) {
+  printf("%s:\n", what);
+  fflush(stdout);
+  pid_t pid = 0;
+  int r = search ? posix_spawnp(&pid, file, NULL, NULL, argv, env_with_marker)
+                 : posix_spawn(&pid, file, NULL, NULL, argv, env_with_marker);
+  if (r != 0) {
+    printf("  posix_spawn: %s\n", strerror(r));
+    return;
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (WIFEXITED(status)) printf("  exit %d\n", WEXITSTATUS(status));
+  else printf("  signal %d\n", WTERMSIG(status));
+}
+
 static void expect_error(const char* what, const char* name) {
   char path[4200];
   snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -152,6 +171,10 @@ int main(int argc, char** argv) {
   run("script whose interpreter is a script", start_nested_script);
   run("execveat with a directory", start_execveat_dirfd);
   run("fexecve", start_fexecve);
+  char* spawn_self[] = {"spawned", "--child", "by posix_spawn", NULL};
+  spawn("posix_spawn", 0, self, spawn_self);
+  char* spawn_sh[] = {"sh", "-c", "echo \"  sh says $EXEC_MARKER\"; exit 3", NULL};
+  spawn("posix_spawnp", 1, "sh", spawn_sh);
   expect_error("missing", "no_such_file");
   expect_error("not executable", "not_executable");
   expect_error("no format", "garbage");
