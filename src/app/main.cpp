@@ -25,6 +25,7 @@
 #include "runtime/guest_threads.h"
 #include "runtime/process.h"
 #include "runtime/signals.h"
+#include "x86/cpuinfo.h"
 #include "x86/helpers.h"
 
 extern char** environ;
@@ -138,15 +139,32 @@ runtime::PersistOptions persist_options(const Settings& settings, const elf::Loa
 // What the kernel would have mapped for the program: its segments, its
 // interpreter's and its stack (below it the guard page, which is mapped
 // PROT_NONE).
-void record_initial_mappings(const LoadedProgram& program, const elf::StackInfo& stack, bool executable_stack) {
+// An image's segments as /proc/self/maps names them: the file by its real
+// path as the guest sees it.
+void record_image(sys::AddressSpace& space, const elf::LoadedImage& image, const sys::GuestRoot& root) {
+  sys::AddressSpace::Source source;
+  struct stat st {};
+  if (::stat(image.path.c_str(), &st) == 0) {
+    source.name = root.guest_view(absolute_path(image.path));
+    source.dev = st.st_dev;
+    source.inode = st.st_ino;
+  }
+  for (const elf::MappedSegment& seg : image.segments) {
+    source.offset = seg.file_offset;
+    if (seg.file_end > seg.start) space.map(seg.start, seg.file_end - seg.start, seg.host_prot, source);
+    if (seg.end > seg.file_end) space.map(seg.file_end, seg.end - seg.file_end, seg.host_prot);
+  }
+}
+
+void record_initial_mappings(const LoadedProgram& program, const elf::StackInfo& stack, bool executable_stack,
+                             const sys::GuestRoot& root) {
   sys::AddressSpace& space = sys::process().address_space;
-  for (const elf::MappedSegment& seg : program.image.segments)
-    space.map(seg.start, seg.end - seg.start, seg.host_prot);
-  if (program.interpreter)
-    for (const elf::MappedSegment& seg : program.interpreter->segments)
-      space.map(seg.start, seg.end - seg.start, seg.host_prot);
+  record_image(space, program.image, root);
+  if (program.interpreter) record_image(space, *program.interpreter, root);
+  sys::AddressSpace::Source stack_source;
+  stack_source.name = "[stack]";
   space.map(stack.mapping_start, stack.mapping_size,
-            PROT_READ | PROT_WRITE | (executable_stack ? PROT_EXEC : 0));
+            PROT_READ | PROT_WRITE | (executable_stack ? PROT_EXEC : 0), stack_source);
   space.protect(stack.mapping_start, stack.stack_low - stack.mapping_start, PROT_NONE);
 }
 
@@ -191,6 +209,10 @@ sys::GuestRoot guest_root(const Settings& settings) {
   process.guest_exe_path = path == guest_path ? absolute_path(path) : guest_path;
   process.phybin_path = own_executable();
   process.root = root;
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  process.cpuinfo = x86::proc_cpuinfo(cpus > 0 ? static_cast<unsigned>(cpus) : 1);
+  const auto* auxv = reinterpret_cast<const uint8_t*>(stack_info.auxv);
+  process.auxv.assign(auxv, auxv + stack_info.auxv_bytes);
   process.initial_brk = image.brk_start;
   process.before_exit = &before_exit;
   process.invalidate_code = &runtime::invalidate_guest_code;
@@ -198,7 +220,7 @@ sys::GuestRoot guest_root(const Settings& settings) {
   process.start_thread = &runtime::start_guest_thread;
   process.exit_thread = &runtime::exit_guest_thread;
   sys::init_process(process);
-  record_initial_mappings(program, stack_info, stack.executable);
+  record_initial_mappings(program, stack_info, stack.executable, root);
 
   static GuestState state;
   state.rip = program.entry();

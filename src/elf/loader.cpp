@@ -151,6 +151,7 @@ MappedSegment map_segment(const ElfInfo& info, const ProgramHeader& ph, uint64_t
   seg.host_prot = host_protection(ph.flags);
   seg.start = align_down(ph.vaddr + bias, page);
   seg.end = align_up(ph.vaddr + bias + ph.memsz, page);
+  seg.file_offset = ph.offset - (ph.vaddr + bias - seg.start);
 
   uint64_t anon_start = seg.start;
   if (ph.filesz > 0) {
@@ -166,6 +167,7 @@ MappedSegment map_segment(const ElfInfo& info, const ProgramHeader& ph, uint64_t
     }
     anon_start = file_map_end;
   }
+  seg.file_end = anon_start;
   if (seg.end > anon_start) map_or_fail(info, anon_start, seg.end - anon_start, seg.host_prot, MAP_ANONYMOUS, -1, 0);
   return seg;
 }

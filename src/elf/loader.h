@@ -19,6 +19,8 @@ struct MappedSegment {
   uint64_t end = 0;          // exclusive, host-page aligned
   uint32_t guest_flags = 0;  // p_flags (PF_R/PF_W/PF_X): what the guest may do
   int host_prot = 0;         // PROT_* actually given to the pages
+  uint64_t file_offset = 0;  // of `start` in the file (/proc/self/maps)
+  uint64_t file_end = 0;     // end of the pages mapped from the file; anonymous (.bss) above
 };
 
 struct LoadedImage {

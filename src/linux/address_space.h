@@ -13,10 +13,21 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "common/shared_lock.h"
 
 namespace phybin::sys {
+
+// What a mapping shows in /proc/self/maps besides its range and
+// protection: the file (or "[heap]", "[stack]") and where in it.
+struct MappingSource {
+  std::string name;  // empty: anonymous
+  uint64_t offset = 0;
+  uint64_t dev = 0, inode = 0;
+  bool shared = false;
+};
 
 class AddressSpace {
  public:
@@ -24,6 +35,7 @@ class AddressSpace {
     uint64_t start, end;  // [start, end), page aligned
     int prot;             // PROT_READ | PROT_WRITE | PROT_EXEC as the guest asked
   };
+  using Source = MappingSource;
 
   AddressSpace() = default;
   // Moved (a process's state reset), the lock stays each object's own.
@@ -36,7 +48,7 @@ class AddressSpace {
 
   // [start, start + length) now holds a mapping with `prot`, replacing
   // whatever was there.  Lengths are rounded up to whole pages.
-  void map(uint64_t start, uint64_t length, int prot);
+  void map(uint64_t start, uint64_t length, int prot, const Source& source = {});
   void unmap(uint64_t start, uint64_t length);
   // Changes the protection of the mapped parts of the range.
   void protect(uint64_t start, uint64_t length, int prot);
@@ -54,12 +66,17 @@ class AddressSpace {
   }
   // Guest threads start: from now on the methods lock.
   void share() { lock_.share(); }
+  // /proc/self/maps as Linux writes it, for the guest's mappings.
+  std::string maps_text() const;
 
  private:
   struct Entry {
     uint64_t end;
     int prot;
+    uint32_t source;  // index into sources_; 0: anonymous
+    uint64_t offset;  // into the file, at the entry's start
   };
+  uint32_t intern(const Source& source);
   // Splits the entry holding `address` so that one starts exactly there.
   void split_at(uint64_t address);
   uint64_t page_up(uint64_t v) const { return (v + page_ - 1) & ~(page_ - 1); }
@@ -67,6 +84,7 @@ class AddressSpace {
 
   uint64_t page_ = 4096;
   std::map<uint64_t, Entry> ranges_;  // by start; never overlapping
+  std::vector<Source> sources_ = {Source{}};  // what the entries name, without offsets
   struct Tag;
   using Lock = SharedLock<Tag>;
   using Guard = LockGuard<Lock>;

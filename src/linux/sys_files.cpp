@@ -22,6 +22,8 @@ const char* open_path(uint64_t guest_path, uint64_t guest_flags) {
 }
 
 int64_t do_openat(uint64_t dirfd, uint64_t path, uint64_t flags, uint64_t mode) {
+  if (!unmapped_guest_ptr(path))
+    if (std::optional<int64_t> fd = open_emulated_proc_file(guest_ptr<const char>(path), flags)) return *fd;
   return host_syscall(SYS_openat, static_cast<int>(dirfd), open_path(path, flags),
                       open_flags_to_host(static_cast<uint32_t>(flags)), mode);
 }

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <type_traits>
 #include <unordered_set>
 
@@ -72,6 +73,11 @@ void register_process_syscalls(SyscallTable& table);
 void register_signal_syscalls(SyscallTable& table);
 void register_exec_syscalls(SyscallTable& table);
 void register_net_syscalls(SyscallTable& table);
+// open of /proc/self/maps, /proc/self/auxv or /proc/cpuinfo: a descriptor
+// of a memory file with the guest's view (or -errno); nothing for any other
+// path (proc_files.cpp).
+std::optional<int64_t> open_emulated_proc_file(const char* path, uint64_t guest_flags);
+
 // The file-name arguments of every call that has them (after the above).
 void register_path_names(SyscallTable& table);
 

@@ -2,10 +2,15 @@
 // both architectures, except x86-64's MAP_32BIT (emulated here) and
 // AArch64's PROT_BTI/PROT_MTE (never passed from a guest).  brk is
 // emulated: the kernel's break belongs to phybin's own process.
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "common/log.h"
 #include "linux/sys_internal.h"
@@ -16,6 +21,50 @@ namespace {
 // The protection bits the address space records (PROT_GROWSDOWN & co.
 // only say how the call applies).
 constexpr uint64_t kGuestProtBits = PROT_READ | PROT_WRITE | PROT_EXEC;
+
+// What /proc/self/maps names a mapping of descriptor `fd` by: the file
+// as the guest knows it (inside the x86-64 root, the root's own name).
+AddressSpace::Source file_source(uint64_t flags, uint64_t fd, uint64_t offset) {
+  AddressSpace::Source source;
+  if ((flags & MAP_ANONYMOUS) || static_cast<int>(fd) < 0) {
+    source.shared = (flags & MAP_SHARED) != 0;
+    if (source.shared) source.name = "/dev/zero (deleted)";  // as Linux shows shared anonymous memory
+    return source;
+  }
+  struct stat st {};
+  if (host_syscall(SYS_fstat, static_cast<int>(fd), &st) != 0) return source;
+  char link[64], target[PATH_MAX];
+  std::snprintf(link, sizeof link, "/proc/self/fd/%d", static_cast<int>(fd));
+  const int64_t n = host_syscall(SYS_readlinkat, AT_FDCWD, link, target, sizeof target - 1);
+  if (n <= 0) return source;
+  source.name = process().config.root.guest_view(std::string(target, static_cast<size_t>(n)));
+  source.offset = offset;
+  source.dev = st.st_dev;
+  source.inode = st.st_ino;
+  source.shared = (flags & MAP_SHARED) != 0;
+  return source;
+}
+
+// Shared anonymous memory is a file of the kernel's own: its device and
+// inode are what the host's /proc/self/maps says of the mapping at `start`.
+void host_mapping_identity(uint64_t start, AddressSpace::Source& source) {
+  FILE* maps = std::fopen("/proc/self/maps", "re");
+  if (maps == nullptr) return;
+  char* line = nullptr;
+  size_t capacity = 0;
+  while (getline(&line, &capacity, maps) > 0) {
+    unsigned long low, high, offset, inode;
+    unsigned major_number, minor_number;
+    if (std::sscanf(line, "%lx-%lx %*s %lx %x:%x %lu", &low, &high, &offset, &major_number, &minor_number, &inode) == 6 &&
+        low == start) {
+      source.dev = makedev(major_number, minor_number);
+      source.inode = inode;
+      break;
+    }
+  }
+  std::free(line);
+  std::fclose(maps);
+}
 
 uint64_t page_up(uint64_t value) {
   const uint64_t page = process().page_size;
@@ -54,7 +103,8 @@ int64_t mmap_32bit(const SyscallArgs& s, uint64_t prot, uint64_t flags) {
     const int64_t r = host_syscall(SYS_mmap, address, s.a[1], prot, flags | MAP_FIXED_NOREPLACE,
                                    s.a[4], s.a[5]);
     if (r == static_cast<int64_t>(address)) {
-      process().address_space.map(address, s.a[1], static_cast<int>(prot & kGuestProtBits));
+      process().address_space.map(address, s.a[1], static_cast<int>(prot & kGuestProtBits),
+                                  file_source(flags, s.a[4], s.a[5]));
       return r;
     }
     // A kernel older than 4.17 takes MAP_FIXED_NOREPLACE as a mere hint.
@@ -72,7 +122,9 @@ int64_t sys_mmap(const SyscallArgs& s) {
   if ((s.a[3] & kX86Map32Bit) && !(flags & MAP_FIXED)) return mmap_32bit(s, prot, flags);
   const int64_t r = host_syscall(SYS_mmap, s.a[0], s.a[1], prot, flags, s.a[4], s.a[5]);
   if (r < 0) return r;
-  process().address_space.map(static_cast<uint64_t>(r), s.a[1], static_cast<int>(prot & kGuestProtBits));
+  AddressSpace::Source source = file_source(flags, s.a[4], s.a[5]);
+  if (source.shared && source.inode == 0) host_mapping_identity(static_cast<uint64_t>(r), source);
+  process().address_space.map(static_cast<uint64_t>(r), s.a[1], static_cast<int>(prot & kGuestProtBits), source);
   if (flags & MAP_FIXED) invalidate_guest_code(s.a[0], s.a[1]);
   return r;
 }
@@ -124,7 +176,9 @@ int64_t sys_brk(const SyscallArgs& s) {
            static_cast<unsigned long long>(request), static_cast<long long>(r));
       return static_cast<int64_t>(p.brk_current);
     }
-    p.address_space.map(p.brk_mapped_end, grow, PROT_READ | PROT_WRITE);
+    AddressSpace::Source heap;
+    heap.name = "[heap]";
+    p.address_space.map(p.brk_mapped_end, grow, PROT_READ | PROT_WRITE, heap);
   } else if (new_end < p.brk_mapped_end) {
     const uint64_t shrink = p.brk_mapped_end - new_end;
     if (host_syscall(SYS_munmap, new_end, shrink) != 0) {

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "common/guest_state.h"
 #include "linux/address_space.h"
@@ -34,6 +35,11 @@ struct ProcessConfig {
   std::string phybin_path;
   // Where the guest's absolute file names lead (PHYBIN_ROOTFS).
   GuestRoot root;
+  // What the guest reads from /proc/cpuinfo (the CPU CPUID presents) and
+  // /proc/self/auxv (its auxiliary vector, AT_NULL included); empty: the
+  // host's files.
+  std::string cpuinfo;
+  std::vector<uint8_t> auxv;
   // The first program break: the end of the guest's bss (or a randomised
   // address above it), chosen by the loader.  0 means no brk heap: brk then
   // always answers 0 and glibc's malloc falls back to mmap.

@@ -2,6 +2,7 @@
 // what they overlap, protections split mappings, mremap keeps each part's
 // protection.  Expected values worked out by hand.
 #include <sys/mman.h>
+#include <sys/sysmacros.h>
 
 #include <gtest/gtest.h>
 
@@ -81,6 +82,33 @@ TEST(AddressSpace, RemapMovesPartsWithTheirProtection) {
   s.remap(0x30000, kPage, 0x50000, kPage, true);
   EXPECT_EQ(prot_at(s, 0x30000), kRW);
   EXPECT_EQ(prot_at(s, 0x50000), kRW);
+}
+
+// /proc/self/maps' lines, worked out by hand from Linux's format: a file's
+// offset follows a split, the name starts at column 74.
+TEST(AddressSpace, MapsTextAsLinuxWritesIt) {
+  AddressSpace space;
+  space.set_page_size(4096);
+  MappingSource file;
+  file.name = "/usr/lib/x86_64-linux-gnu/libc.so.6";
+  file.offset = 0x28000;
+  file.dev = makedev(8, 1);
+  file.inode = 1234;
+  space.map(0x7f0000000000, 0x3000, PROT_READ | PROT_EXEC, file);
+  space.protect(0x7f0000001000, 0x1000, PROT_READ);
+  MappingSource stack;
+  stack.name = "[stack]";
+  space.map(0x7ffff000, 0x1000, PROT_READ | PROT_WRITE, stack);
+  space.map(0x10000, 0x1000, PROT_NONE);
+  EXPECT_EQ(space.maps_text(),
+            "00010000-00011000 ---p 00000000 00:00 0\n"
+            "7ffff000-80000000 rw-p 00000000 00:00 0                                  [stack]\n"
+            "7f0000000000-7f0000001000 r-xp 00028000 08:01 1234                       "
+            "/usr/lib/x86_64-linux-gnu/libc.so.6\n"
+            "7f0000001000-7f0000002000 r--p 00029000 08:01 1234                       "
+            "/usr/lib/x86_64-linux-gnu/libc.so.6\n"
+            "7f0000002000-7f0000003000 r-xp 0002a000 08:01 1234                       "
+            "/usr/lib/x86_64-linux-gnu/libc.so.6\n");
 }
 
 }  // namespace
