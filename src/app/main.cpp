@@ -176,6 +176,17 @@ std::string own_executable() {
   return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
 }
 
+// A set-user-ID or set-group-ID program started through phybin (or
+// binfmt_misc without the C flag) runs with the caller's own IDs: the
+// kernel gives privileges only to the program it starts, phybin, which has
+// none.  Said once, so that a failure for lack of privilege is understood.
+void warn_if_setuid(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !(st.st_mode & (S_ISUID | S_ISGID))) return;
+  logf(LogLevel::Warn, "phybin: warning: %s is set-%s-ID; it runs with your own privileges, not its owner's",
+       path.c_str(), (st.st_mode & S_ISUID) ? "user" : "group");
+}
+
 sys::GuestRoot guest_root(const Settings& settings) {
   const char* home = std::getenv("HOME");
   sys::GuestRoot root(settings.rootfs, home ? home : "");
@@ -191,6 +202,7 @@ sys::GuestRoot guest_root(const Settings& settings) {
   sys::GuestRoot root = guest_root(settings);
   const std::string path = root.host_path(guest_path);
   LoadedProgram program = load_program(path, root);
+  warn_if_setuid(path);
   const elf::ElfInfo& info = program.info;
   const elf::LoadedImage& image = program.image;
 
