@@ -192,31 +192,52 @@ void GuestThread::run() {
       change_fp_mode();
       site = nullptr;
     }
-    if (unprotected_step_) {
-      unprotected_step_ = 0;
-      enter(translate_unregistered(state.rip));
-      generation = process_.flush_count() + 1;  // its exit is not worth linking
-      continue;
-    }
     const uint32_t* code = nullptr;
-    {
+    try {
+      if (unprotected_step_) {
+        const unsigned made = process_.flush_count();
+        const uint32_t* step = translate_unregistered(state.rip);
+        if (enter_if_current(step, made)) unprotected_step_ = 0;
+        generation = process_.flush_count() + 1;  // its exit is not worth linking
+        continue;
+      }
       const TablesGuard guard(process_.tables());
       const BlockTable::Index block = lookup_or_translate(state.rip);
       if (block != BlockTable::kNone) {
-        // Link the exit we came from, unless a flush threw its code away.
-        if (site && process_.flush_count() == generation) process_.link(site, block);
+        // Link the exit we came from, unless a flush threw its code away
+        // (or is under way: the others must find their way out).
+        if (site && process_.flush_count() == generation && !process_.stopping()) process_.link(site, block);
         generation = process_.flush_count();
         code = process_.blocks().at(block).host;
       }
+    } catch (const CacheFullWithThreads&) {  // the tables' lock is let go by now
+      process_.flush_with_threads_stopped(*this);
+      continue;
     }
     if (!code) {
       if (!emulate_vsyscall()) raise_fetch_fault();
       continue;
     }
-    state.lookup_table = reinterpret_cast<uint64_t>(lookup_.get());
-    enter(code);
+    enter_if_current(code, generation);
     set_temporary_mask_syscall(false);
   }
+}
+
+// Stored before the check, both sequentially consistent, as the flusher
+// sets `stopping` before it looks where the others are: either it sees
+// this thread in the cache (and waits for it to come out), or this thread
+// sees the flush (and waits for its end).
+bool GuestThread::enter_if_current(const uint32_t* code, unsigned generation) {
+  where_.store(Where::InCache);
+  if (process_.stopping() || process_.flush_count() != generation) {
+    where_.store(Where::Outside);
+    process_.wait_while_stopping();
+    return false;
+  }
+  state_->lookup_table = reinterpret_cast<uint64_t>(lookup_.get());
+  enter(code);
+  where_.store(Where::Outside);
+  return true;
 }
 
 void GuestThread::end() {

@@ -9,6 +9,7 @@
 // executable's own TLS needs no allocation).
 #pragma once
 
+#include <atomic>
 #include <csignal>
 #include <cstdint>
 #include <vector>
@@ -24,6 +25,15 @@ namespace phybin::runtime {
 // The length of the syscall instruction (0f 05): where a system call
 // returns to, and what RCX then holds.
 inline constexpr uint64_t kSyscallInsnBytes = 2;
+
+// What the syscall instruction does besides the call, for a guest that
+// goes on from the dispatcher after it: RIP moves past it, RCX holds the
+// next address and R11 RFLAGS.
+inline void finish_syscall_instruction(GuestState& s) {
+  s.rip += kSyscallInsnBytes;
+  s.gpr[RCX] = s.rip;
+  s.gpr[R11] = s.rflags;
+}
 
 class GuestThread {
  public:
@@ -41,6 +51,11 @@ class GuestThread {
   [[noreturn]] void end();
 
   Process& process() const { return process_; }
+  // Where the thread is, for a flush under threads
+  // (Process::flush_with_threads_stopped): in translated code (or a
+  // helper it called), in a guest system call, or outside both.
+  enum class Where : int { Outside, InCache, InSyscall };
+  Where where() const { return where_.load(); }
   GuestState& state() const { return *state_; }
   // The thread running on this host thread (inside run()), or nullptr.
   static GuestThread* current();
@@ -111,6 +126,12 @@ class GuestThread {
   // read), which then faults as any code fetch there.
   bool emulate_vsyscall();
   void host_call(bool interruptible);
+  // Back from a system call made by translated code: goes on in that code,
+  // unless it was flushed since `generation` (or is about to be).
+  void back_from_system_call(unsigned generation);
+  // Enters `code`, made at flush `generation`, unless a flush came since
+  // or is under way; false then (look it up again).
+  bool enter_if_current(const uint32_t* code, unsigned generation);
 
   Process& process_;
   GuestState* state_;
@@ -124,6 +145,7 @@ class GuestThread {
   bool forget_code_pending_ = false;  // frontend caches hold changed code
   bool ending_ = false;               // exit called: run() returns
   volatile sig_atomic_t unprotected_step_ = 0;
+  std::atomic<Where> where_{Where::Outside};
 };
 
 // ProcessConfig::invalidate_code: the process of the calling guest thread.

@@ -100,8 +100,24 @@ void GuestThread::host_call(bool interruptible) {
 }
 
 uint64_t GuestThread::syscall_entry(GuestState* s, uint64_t, uint64_t) {
-  of(s)->system_call();
+  GuestThread& thread = *of(s);
+  const unsigned generation = thread.process_.flush_count();
+  thread.where_.store(Where::InSyscall);
+  thread.system_call();
+  thread.back_from_system_call(generation);
   return 0;
+}
+
+// A thread blocked in a system call does not hold up a flush by others:
+// the code it would return to may be gone when the call ends.  Stored
+// before the check (both sequentially consistent, as the flusher's): the
+// flusher sees it in the cache, or it sees the flush.
+void GuestThread::back_from_system_call(unsigned generation) {
+  where_.store(Where::InCache);
+  if (!process_.stopping() && process_.flush_count() == generation) return;
+  where_.store(Where::Outside);
+  finish_syscall_instruction(*state_);
+  leave_to_dispatcher();
 }
 
 // s.rip is the syscall instruction (translated code stores it before every
@@ -137,10 +153,13 @@ void GuestThread::system_call() {
   const GuestState before = s;
   const bool restart = static_cast<int64_t>(s.gpr[RAX]) == -EINTR && !never_restarted(nr) &&
                        (first_pending_signal_flags() & sys::kX86SaRestart);
-  s.gpr[RCX] = s.rip + kSyscallInsnBytes;
-  s.gpr[R11] = s.rflags;
-  if (restart) s.gpr[RAX] = saved_rax;
-  else s.rip += kSyscallInsnBytes;
+  if (restart) {
+    s.gpr[RCX] = s.rip + kSyscallInsnBytes;
+    s.gpr[R11] = s.rflags;
+    s.gpr[RAX] = saved_rax;
+  } else {
+    finish_syscall_instruction(s);
+  }
   if (deliver_pending_signals(s)) leave_to_dispatcher();
   s = before;  // nothing delivered (blocked or ignored): the block goes on
 }

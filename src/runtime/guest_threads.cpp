@@ -126,9 +126,7 @@ int64_t start_guest_thread(GuestState& parent, const sys::ThreadStart& start) {
   logf(LogLevel::Info, "phybin: guest thread %d started", tid);
   if (flushed) {  // as the syscall instruction ends, then to the dispatcher
     parent.gpr[RAX] = static_cast<uint64_t>(tid);
-    parent.rip += kSyscallInsnBytes;
-    parent.gpr[RCX] = parent.rip;
-    parent.gpr[R11] = parent.rflags;
+    finish_syscall_instruction(parent);
     self->leave_to_dispatcher();
   }
   return tid;

@@ -1,5 +1,6 @@
 #include "runtime/process.h"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -127,17 +128,18 @@ void Process::enter_in_lookups(BlockTable::Index index) {
   if (GuestThread* thread = GuestThread::current()) thread->enter_in_lookup(blocks_.at(index));
 }
 
-void Process::refuse_flush_with_threads(const char* why) const {
-  if (threads_.size() <= 1) return;
-  fatal(ErrorCode::PHYBIN_ERR_INTERNAL,
-        std::string(why) + " while " + std::to_string(threads_.size()) +
-            " guest threads run: flushing translations under threads is not done yet; give a larger "
-            "PHYBIN_CACHE_SIZE (MiB) or keep MXCSR's modes unchanged");
+bool Process::other_threads() const {
+  const TablesGuard guard(tables_);
+  return threads_.size() > 1;
 }
 
 void Process::flush() {
   const TablesGuard guard(tables_);
-  refuse_flush_with_threads("the code cache is full");
+  if (threads_.size() > 1) throw CacheFullWithThreads{};
+  drop_everything();
+}
+
+void Process::drop_everything() {
   cache_.flush();
   blocks_.clear();
   for_each_thread([](GuestThread& thread) { thread.clear_lookup(); });
@@ -145,10 +147,50 @@ void Process::flush() {
 }
 
 void Process::flush_for_fp_mode(const ir::FpMode& fp_mode) {
+  GuestThread* self = GuestThread::current();
+  if (self && other_threads()) return flush_with_threads_stopped(*self, &fp_mode);
   const TablesGuard guard(tables_);
-  refuse_flush_with_threads("MXCSR's flush or exception modes changed");
-  flush();
+  drop_everything();
   fp_mode_ = fp_mode;
+}
+
+// Another thread's flush is the one this thread wanted too (a full cache
+// is empty after it); an MXCSR mode must still be set by its own.
+void Process::flush_with_threads_stopped(GuestThread& self, const ir::FpMode* fp_mode) {
+  bool idle = false;
+  while (!stopping_.compare_exchange_strong(idle, true)) {
+    idle = false;
+    wait_while_stopping();
+    if (!fp_mode) return;
+  }
+  {
+    const TablesGuard guard(tables_);
+    blocks_.unlink_all();
+    for_each_thread([&](GuestThread& thread) {
+      if (&thread != &self) thread.state().lookup_table = reinterpret_cast<uint64_t>(empty_lookup());
+    });
+  }
+  for (bool waiting = true; waiting;) {  // each leaves at its next block exit
+    waiting = false;
+    {
+      const TablesGuard guard(tables_);
+      for_each_thread([&](GuestThread& thread) {
+        waiting |= &thread != &self && thread.where() == GuestThread::Where::InCache;
+      });
+    }
+    if (waiting) sched_yield();
+  }
+  {
+    const TablesGuard guard(tables_);
+    logf(LogLevel::Info, "phybin: the other %zu guest threads are out of translated code", threads_.size() - 1);
+    drop_everything();
+    if (fp_mode) fp_mode_ = *fp_mode;
+  }
+  stopping_.store(false);
+}
+
+void Process::wait_while_stopping() const {
+  while (stopping_.load()) sched_yield();
 }
 
 // `site` is an exit's B, or the conditional branch of a taken exit: that is

@@ -4,6 +4,7 @@
 // code changes.  The threads themselves are GuestThread (guest_thread.h).
 #pragma once
 
+#include <atomic>
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
@@ -23,6 +24,9 @@
 #include "x86/frontend.h"
 
 namespace phybin::runtime {
+
+// Process::flush with other guest threads running (see there).
+struct CacheFullWithThreads {};
 
 class GuestThread;
 
@@ -130,8 +134,18 @@ class Process {
                               uint32_t indirect_entry, const std::vector<std::pair<uint64_t, uint64_t>>& lookahead);
   // Patches the exit branch at `site` to jump straight to `target`.
   void link(uint32_t* site, BlockTable::Index target);
-  // Drops every translation (code cache full).
+  // Drops every translation (code cache full).  With other guest threads
+  // it throws CacheFullWithThreads instead: the dispatcher, out of the
+  // tables' lock, then calls flush_with_threads_stopped.
   void flush();
+  // Drops every translation while other guest threads run: they are kept
+  // out of translated code until it is done (exits unlinked, lookups
+  // emptied; each checks stopping() before it enters code and when a
+  // system call returns).  The caller holds no lock and runs no
+  // translated code.  `fp_mode`: translate in that mode from now on.
+  void flush_with_threads_stopped(GuestThread& self, const ir::FpMode* fp_mode = nullptr);
+  bool stopping() const { return stopping_.load(); }
+  void wait_while_stopping() const;
   // A thread's MXCSR asks for translations of another kind (SSE exceptions
   // unmasked or masked again, another flush mode): everything made so far
   // goes.  `fp_mode` is the mode of what is translated from now on.
@@ -186,8 +200,9 @@ class Process {
   void for_each_thread(Fn&& fn) {
     for (GuestThread* thread : threads_) fn(*thread);
   }
-  // Flushing drops code other threads may be running: not with threads.
-  void refuse_flush_with_threads(const char* why) const;
+  bool other_threads() const;
+  // What a flush does, under the tables' lock.
+  void drop_everything();
   LookupEntry empty_lookup_entry(size_t slot) const;
   void enter_in_lookups(BlockTable::Index index);
   void protect_and_register(BlockTable::Index index, const ir::Block& block,
@@ -220,6 +235,7 @@ class Process {
   mutable TablesLock tables_;
   std::vector<GuestThread*> threads_;
   size_t live_threads_ = 0;  // threads_ less those that called exit
+  std::atomic<bool> stopping_{false};  // flush_with_threads_stopped runs
   // Code pages written while the tables were busy (fault in the
   // dispatcher's own work): dropped at the next dispatch.
   static constexpr size_t kMaxDeferred = 64;
