@@ -6,12 +6,10 @@
 #include <cstdint>
 #include <string>
 
+#include "common/guest_address.h"
+
 namespace phybin::elf {
 
-// x86-64 user space with 4-level paging ends at 2^47.  An AArch64 kernel with
-// 48-bit (or 52-bit) virtual addresses hands out mappings above that; some
-// programs (pointer tagging, NaN boxing) break when they see such pointers.
-constexpr uint64_t kGuestAddressLimit = uint64_t{1} << 47;
 constexpr uint64_t kGuestPageSize = 4096;
 
 uint64_t host_page_size();
@@ -23,8 +21,7 @@ std::string hex_address(uint64_t value);
 std::string address_range(uint64_t begin, uint64_t end);
 
 // mmap(NULL, size, prot, MAP_PRIVATE | MAP_ANONYMOUS | extra_flags) placed
-// below kGuestAddressLimit when the kernel lets us: the kernel picks first;
-// if its choice is too high we ask again with a hint just below the limit.
+// below kGuestAddressLimit when the kernel lets us (map_below_guest_limit).
 // Throws PHYBIN_ERR_HOST_MMAP naming `what` on failure.
 uint64_t map_anywhere_for_guest(uint64_t size, int prot, int extra_flags, const std::string& what);
 

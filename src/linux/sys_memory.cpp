@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "common/guest_address.h"
 #include "common/log.h"
 #include "linux/sys_internal.h"
 
@@ -114,13 +115,40 @@ int64_t mmap_32bit(const SyscallArgs& s, uint64_t prot, uint64_t flags) {
   return -ENOMEM;
 }
 
+// Every guest mapping lies below x86-64's user-space limit: a fixed one
+// above it fails as on x86-64, a hint above it is no hint, and where the
+// host would place one higher it goes lower (map_below_guest_limit).
+int64_t mmap_in_guest_space(uint64_t address, uint64_t length, uint64_t prot, uint64_t flags, uint64_t fd,
+                            uint64_t offset) {
+  const bool fixed = flags & (MAP_FIXED | MAP_FIXED_NOREPLACE);
+  if (length > kGuestAddressLimit || (address > kGuestAddressLimit - length && (fixed || address != 0))) {
+    if (fixed) return -ENOMEM;
+    address = 0;
+  }
+  if (fixed) return host_syscall(SYS_mmap, address, length, prot, flags, fd, offset);
+  if (address != 0) {  // taken when that range is free, else the host places it
+    const int64_t r = host_syscall(SYS_mmap, address, length, prot, flags, fd, offset);
+    if (r < 0 || static_cast<uint64_t>(r) <= kGuestAddressLimit - length) return r;
+    host_syscall(SYS_munmap, r, length);
+  }
+  bool too_high = false;
+  void* mapped = map_below_guest_limit(length, static_cast<int>(prot), static_cast<int>(flags), static_cast<int>(fd),
+                                       static_cast<off_t>(offset), &too_high);
+  if (mapped == MAP_FAILED) return -int64_t{errno};
+  if (too_high) {
+    host_syscall(SYS_munmap, mapped, length);
+    return -ENOMEM;
+  }
+  return reinterpret_cast<int64_t>(mapped);
+}
+
 int64_t sys_mmap(const SyscallArgs& s) {
   // x86-64 ignores prot bits it does not know; AArch64 would read 0x10 and
   // 0x20 as PROT_BTI and PROT_MTE.
   const uint64_t prot = s.a[2] & ~kAarch64OnlyProt;
   const uint64_t flags = s.a[3] & ~kX86Map32Bit;
   if ((s.a[3] & kX86Map32Bit) && !(flags & MAP_FIXED)) return mmap_32bit(s, prot, flags);
-  const int64_t r = host_syscall(SYS_mmap, s.a[0], s.a[1], prot, flags, s.a[4], s.a[5]);
+  const int64_t r = mmap_in_guest_space(s.a[0], s.a[1], prot, flags, s.a[4], s.a[5]);
   if (r < 0) return r;
   AddressSpace::Source source = file_source(flags, s.a[4], s.a[5]);
   if (source.shared && source.inode == 0) host_mapping_identity(static_cast<uint64_t>(r), source);

@@ -568,6 +568,24 @@ TEST_F(SyscallTest, BrkWithoutHeapAnswersZero) {
   EXPECT_EQ(sc(X86_NR_brk, 0x10000000), 0);
 }
 
+// x86-64 user space ends one page below 2^47: a fixed mapping past it
+// fails as on x86-64, a hint past it is no hint.
+TEST_F(SyscallTest, MmapStaysInX86UserSpace) {
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  const uint64_t top = (uint64_t{1} << 47) - 4096;
+  EXPECT_EQ(sc(X86_NR_mmap, top - page, 2 * page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+               static_cast<uint64_t>(-1), 0),
+            -ENOMEM);
+  EXPECT_EQ(sc(X86_NR_mmap, uint64_t{1} << 47, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+               static_cast<uint64_t>(-1), 0),
+            -ENOMEM);
+  const int64_t p = sc(X86_NR_mmap, uint64_t{1} << 50, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+                       static_cast<uint64_t>(-1), 0);
+  ASSERT_GT(p, 0);
+  EXPECT_LE(static_cast<uint64_t>(p) + page, top);
+  EXPECT_EQ(sc(X86_NR_munmap, static_cast<uint64_t>(p), page), 0);
+}
+
 TEST_F(SyscallTest, MmapProtectUnmapAndInvalidate) {
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   const int64_t p = sc(X86_NR_mmap, 0, 2 * page, PROT_READ | PROT_WRITE,
