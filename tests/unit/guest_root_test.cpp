@@ -18,6 +18,7 @@
 
 #include "linux/syscalls.h"
 #include "linux/x86_abi.h"
+#include "guest_syscall.h"
 
 namespace phybin::sys {
 namespace {
@@ -109,38 +110,22 @@ TEST_F(GuestRootTest, GuestViewTakesTheRootOff) {
   EXPECT_EQ(root.guest_view("/work"), "/work");
 }
 
-int64_t guest_call(uint64_t nr, uint64_t a0 = 0, uint64_t a1 = 0, uint64_t a2 = 0, uint64_t a3 = 0) {
-  GuestState st{};
-  st.gpr[RAX] = nr;
-  st.gpr[RDI] = a0;
-  st.gpr[RSI] = a1;
-  st.gpr[RDX] = a2;
-  st.gpr[R10] = a3;
-  handle_syscall(st);
-  return static_cast<int64_t>(st.gpr[RAX]);
-}
-
-template <typename T>
-uint64_t addr(T* p) {
-  return reinterpret_cast<uint64_t>(p);
-}
-
 TEST_F(GuestRootTest, SystemCallsSeeTheRoot) {
   ProcessConfig config;
   config.root = GuestRoot(root_, "");
   init_process(config);
   struct stat st {};
   const char ld[] = "/lib64/ld-linux-x86-64.so.2";
-  EXPECT_EQ(guest_call(X86_NR_stat, addr(ld), addr(&st)), 0);
+  EXPECT_EQ(guest_syscall(X86_NR_stat, addr(ld), addr(&st)), 0);
   EXPECT_EQ(st.st_size, 2);
-  EXPECT_EQ(guest_call(X86_NR_lstat, addr(ld), addr(&st)), 0);
+  EXPECT_EQ(guest_syscall(X86_NR_lstat, addr(ld), addr(&st)), 0);
   EXPECT_TRUE(S_ISLNK(st.st_mode));
   char target[PATH_MAX] = {};
-  EXPECT_EQ(guest_call(X86_NR_readlink, addr(ld), addr(target), sizeof target), 42);
+  EXPECT_EQ(guest_syscall(X86_NR_readlink, addr(ld), addr(target), sizeof target), 42);
   EXPECT_STREQ(target, "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
   const char tool[] = "/usr/bin/tool";
-  EXPECT_EQ(guest_call(X86_NR_access, addr(tool), R_OK), 0);
-  const int fd = static_cast<int>(guest_call(X86_NR_openat, static_cast<uint64_t>(AT_FDCWD), addr(tool), 0));
+  EXPECT_EQ(guest_syscall(X86_NR_access, addr(tool), R_OK), 0);
+  const int fd = static_cast<int>(guest_syscall(X86_NR_openat, static_cast<uint64_t>(AT_FDCWD), addr(tool), 0));
   ASSERT_GE(fd, 0);
   char text[8] = {};
   EXPECT_EQ(read(fd, text, sizeof text), 4);
@@ -149,11 +134,11 @@ TEST_F(GuestRootTest, SystemCallsSeeTheRoot) {
   // The working directory inside the root, as the guest names it.
   const std::string saved = fs::current_path().string();
   const char dir[] = "/usr/bin";
-  ASSERT_EQ(guest_call(X86_NR_chdir, addr(dir)), 0);
+  ASSERT_EQ(guest_syscall(X86_NR_chdir, addr(dir)), 0);
   char cwd[PATH_MAX] = {};
-  EXPECT_EQ(guest_call(X86_NR_getcwd, addr(cwd), sizeof cwd), 9);
+  EXPECT_EQ(guest_syscall(X86_NR_getcwd, addr(cwd), sizeof cwd), 9);
   EXPECT_STREQ(cwd, "/usr/bin");
-  EXPECT_EQ(guest_call(X86_NR_getcwd, addr(cwd), 4), -ERANGE);
+  EXPECT_EQ(guest_syscall(X86_NR_getcwd, addr(cwd), 4), -ERANGE);
   ASSERT_EQ(chdir(saved.c_str()), 0);
   init_process(ProcessConfig{});
 }

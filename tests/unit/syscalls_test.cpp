@@ -32,32 +32,14 @@
 #include "common/log.h"
 #include "linux/abi_convert.h"
 #include "linux/syscalls.h"
+#include "guest_syscall.h"
 
 namespace phybin::sys {
 namespace {
 
-template <typename T>
-uint64_t addr(T* pointer) {
-  return reinterpret_cast<uint64_t>(pointer);
-}
-
-int64_t guest_syscall(GuestState& st, uint64_t nr, uint64_t a0 = 0, uint64_t a1 = 0,
-                      uint64_t a2 = 0, uint64_t a3 = 0, uint64_t a4 = 0, uint64_t a5 = 0) {
-  st.gpr[RAX] = nr;
-  st.gpr[RDI] = a0;
-  st.gpr[RSI] = a1;
-  st.gpr[RDX] = a2;
-  st.gpr[R10] = a3;
-  st.gpr[R8] = a4;
-  st.gpr[R9] = a5;
-  handle_syscall(st);
-  return static_cast<int64_t>(st.gpr[RAX]);
-}
-
 int64_t sc(uint64_t nr, uint64_t a0 = 0, uint64_t a1 = 0, uint64_t a2 = 0, uint64_t a3 = 0,
            uint64_t a4 = 0, uint64_t a5 = 0) {
-  GuestState st{};
-  return guest_syscall(st, nr, a0, a1, a2, a3, a4, a5);
+  return guest_syscall(nr, a0, a1, a2, a3, a4, a5);
 }
 
 std::vector<std::pair<uint64_t, uint64_t>> g_invalidated;
