@@ -221,8 +221,10 @@ sys::GuestRoot guest_root(const Settings& settings) {
   process.guest_exe_path = path == guest_path ? absolute_path(path) : guest_path;
   process.phybin_path = own_executable();
   process.root = root;
-  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  process.cpuinfo = x86::proc_cpuinfo(cpus > 0 ? static_cast<unsigned>(cpus) : 1);
+  process.cpuinfo = [] {
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return x86::proc_cpuinfo(cpus > 0 ? static_cast<unsigned>(cpus) : 1);
+  };
   const auto* auxv = reinterpret_cast<const uint8_t*>(stack_info.auxv);
   process.auxv.assign(auxv, auxv + stack_info.auxv_bytes);
   process.initial_brk = image.brk_start;

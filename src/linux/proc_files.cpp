@@ -37,7 +37,7 @@ std::optional<std::string> proc_text(const char* path) {
   if (names_own_proc_file(path, "maps")) return p.address_space.maps_text() + kVsyscallLine;
   if (names_own_proc_file(path, "auxv") && !p.config.auxv.empty())
     return std::string(reinterpret_cast<const char*>(p.config.auxv.data()), p.config.auxv.size());
-  if (std::strcmp(path, "/proc/cpuinfo") == 0 && !p.config.cpuinfo.empty()) return p.config.cpuinfo;
+  if (std::strcmp(path, "/proc/cpuinfo") == 0 && p.config.cpuinfo) return p.config.cpuinfo();
   return std::nullopt;
 }
 

@@ -35,10 +35,10 @@ struct ProcessConfig {
   std::string phybin_path;
   // Where the guest's absolute file names lead (PHYBIN_ROOTFS).
   GuestRoot root;
-  // What the guest reads from /proc/cpuinfo (the CPU CPUID presents) and
-  // /proc/self/auxv (its auxiliary vector, AT_NULL included); empty: the
-  // host's files.
-  std::string cpuinfo;
+  // What the guest reads from /proc/cpuinfo (the CPU CPUID presents; made
+  // when opened) and /proc/self/auxv (its auxiliary vector, AT_NULL
+  // included); unset or empty: the host's files.
+  std::string (*cpuinfo)() = nullptr;
   std::vector<uint8_t> auxv;
   // The first program break: the end of the guest's bss (or a randomised
   // address above it), chosen by the loader.  0 means no brk heap: brk then
