@@ -93,6 +93,7 @@ int64_t sys_set_robust_list(const SyscallArgs& s) {
 int64_t sys_rseq(const SyscallArgs&) { return -ENOSYS; }
 
 constexpr int kPrSetVma = 0x53564d41;
+constexpr uint64_t kCloneIntoCgroup = 0x200000000ull;  // CLONE_INTO_CGROUP (Linux 5.7)
 
 int64_t sys_prctl(const SyscallArgs& s) {
   const int option = static_cast<int>(s.a[0]);
@@ -212,6 +213,33 @@ int64_t sys_clone(const SyscallArgs& s) {
   return r;
 }
 
+// clone3 as clone: the struct's fields become clone's arguments (the
+// child's stack pointer is the top of the stack it gives).  What clone
+// cannot say (a pidfd, chosen TIDs, a cgroup) answers ENOSYS, as a kernel
+// without clone3 would, and glibc falls back to clone.
+int64_t sys_clone3(const SyscallArgs& s) {
+  struct CloneArgs {
+    uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size, cgroup;
+  };
+  constexpr uint64_t kFirstSize = 64;  // CLONE_ARGS_SIZE_VER0
+  const uint64_t size = s.a[1];
+  if (size < kFirstSize || size > 4096) return size < kFirstSize ? -EINVAL : -E2BIG;
+  if (unmapped_guest_ptr(s.a[0])) return -EFAULT;
+  CloneArgs a{};
+  std::memcpy(&a, guest_ptr<const uint8_t>(s.a[0]), size < sizeof a ? size : sizeof a);
+  for (uint64_t i = sizeof a; i < size; ++i)
+    if (guest_ptr<const uint8_t>(s.a[0])[i] != 0) return -E2BIG;
+  if ((a.flags & (CLONE_PIDFD | kCloneIntoCgroup)) || a.set_tid_size != 0) return -ENOSYS;
+  if ((a.exit_signal & ~uint64_t{0xff}) || (a.flags & 0xff)) return -EINVAL;
+  if ((a.stack == 0) != (a.stack_size == 0)) return -EINVAL;
+  const SyscallArgs as_clone{s.st,
+                             {a.flags | a.exit_signal, a.stack ? a.stack + a.stack_size : 0, a.parent_tid,
+                              a.child_tid, a.tls, 0},
+                             -1,
+                             s.interrupt};
+  return sys_clone(as_clone);
+}
+
 void register_identity(SyscallTable& t) {
   t.pass(X86_NR_getpid, SYS_getpid);
   t.pass(X86_NR_gettid, SYS_gettid);
@@ -268,6 +296,7 @@ void register_process_syscalls(SyscallTable& t) {
   t.add(X86_NR_fork, sys_fork);
   t.add(X86_NR_vfork, sys_fork);
   t.add(X86_NR_clone, sys_clone);
+  t.add(X86_NR_clone3, sys_clone3);
   t.pass(X86_NR_wait4, SYS_wait4);
   t.pass(X86_NR_waitid, SYS_waitid);
   t.add(X86_NR_arch_prctl, sys_arch_prctl);

@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -846,6 +847,31 @@ TEST_F(SyscallTest, ExecveErrorsAreTheKernels) {
   EXPECT_EQ(sc(X86_NR_execve, addr(exe_.c_str()), addr(bad_argv), 0), -EFAULT);
   EXPECT_EQ(sc(X86_NR_execve, 8, addr(argv), 0), -EFAULT);
   EXPECT_EQ(sc(X86_NR_execveat, static_cast<uint64_t>(AT_FDCWD), addr(""), addr(argv), 0, 0), -ENOENT);
+}
+
+// clone3's argument checks, as the kernel makes them; what clone cannot
+// express is ENOSYS (glibc then uses clone).
+TEST_F(SyscallTest, Clone3ChecksItsArguments) {
+  uint64_t args[16] = {};  // struct clone_args, zeroes past it
+  EXPECT_EQ(sc(X86_NR_clone3, addr(args), 56), -EINVAL);  // smaller than the first version
+  EXPECT_EQ(sc(X86_NR_clone3, 8, 88), -EFAULT);
+  args[0] = CLONE_PIDFD;
+  EXPECT_EQ(sc(X86_NR_clone3, addr(args), 88), -ENOSYS);
+  args[0] = 0;
+  args[9] = 1;  // set_tid_size
+  EXPECT_EQ(sc(X86_NR_clone3, addr(args), 88), -ENOSYS);
+  args[9] = 0;
+  args[4] = 0x100;  // exit_signal out of range
+  EXPECT_EQ(sc(X86_NR_clone3, addr(args), 88), -EINVAL);
+  args[4] = SIGCHLD;
+  args[0] = SIGCHLD;  // a signal in the flags is clone's way, not clone3's
+  EXPECT_EQ(sc(X86_NR_clone3, addr(args), 88), -EINVAL);
+  args[0] = 0;
+  args[5] = 0x10000;  // a stack without its size
+  EXPECT_EQ(sc(X86_NR_clone3, addr(args), 88), -EINVAL);
+  args[5] = 0;
+  args[12] = 1;  // nonzero past the struct phybin knows
+  EXPECT_EQ(sc(X86_NR_clone3, addr(args), 104), -E2BIG);
 }
 
 TEST_F(SyscallTest, UnsupportedCallsAnswerEnosysAndWarnOnce) {
