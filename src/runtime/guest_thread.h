@@ -93,10 +93,16 @@ class GuestThread {
   void enter_in_lookup(const BlockInfo& info) {
     lookup_[info.guest_start & (kLookupEntries - 1)] = LookupEntry{info.lookup_key(), info.indirect_entry()};
   }
+  // Any thread may drop an entry of this one's table while this one runs
+  // translated code that reads it with one LDP, whose two halves are not
+  // read as one: only the key changes (one 64-bit store), so a torn read
+  // either misses or pairs the old key with the old code, which stays in
+  // the cache until a flush (that stops every thread).
   void drop_from_lookup(const BlockInfo& info) {
     const size_t slot = info.guest_start & (kLookupEntries - 1);
     LookupEntry& e = lookup_[slot];
-    if (e.guest == info.lookup_key() && e.host == info.indirect_entry()) e = process_.empty_lookup()[slot];
+    if (e.guest == info.lookup_key() && e.host == info.indirect_entry())
+      std::atomic_ref<uint64_t>(e.guest).store(process_.empty_lookup()[slot].guest, std::memory_order_relaxed);
   }
   void clear_lookup();
   // The frontend's caches may hold changed guest code: they are emptied
