@@ -6,7 +6,6 @@
 // kernel makes it at open.
 #include <fcntl.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <string>
@@ -15,18 +14,6 @@
 
 namespace phybin::sys {
 namespace {
-
-// "/proc/" + (self | thread-self | our pid | our tid) + "/" + leaf.
-bool names_own_proc_file(const char* path, const char* leaf) {
-  static constexpr char kProc[] = "/proc/";
-  if (std::strncmp(path, kProc, sizeof kProc - 1) != 0) return false;
-  const char* component = path + sizeof kProc - 1;
-  const char* slash = std::strchr(component, '/');
-  if (slash == nullptr || std::strcmp(slash + 1, leaf) != 0) return false;
-  const std::string name(component, static_cast<size_t>(slash - component));
-  return name == "self" || name == "thread-self" || name == std::to_string(getpid()) ||
-         name == std::to_string(gettid());
-}
 
 // Linux's line for the vsyscall page phybin emulates (vsyscall=xonly).
 constexpr char kVsyscallLine[] =

@@ -142,8 +142,10 @@ class OnceSet {
   std::unordered_set<uint64_t> seen_;
 };
 
-// Paths the guest uses to name its own executable: "/proc/self/exe",
-// "/proc/thread-self/exe", "/proc/<our pid>/exe".
+// "/proc/self/LEAF", "/proc/thread-self/LEAF", "/proc/<our pid or tid>/LEAF".
+bool names_own_proc_file(const char* path, const char* leaf);
+// Paths the guest uses to name its own executable: names_own_proc_file
+// with "exe".
 bool names_own_exe(const char* path);
 
 // Path the host should open for a guest path that follows symlinks: the

@@ -46,25 +46,34 @@ AddressSpace::Source file_source(uint64_t flags, uint64_t fd, uint64_t offset) {
   return source;
 }
 
-// Shared anonymous memory is a file of the kernel's own: its device and
-// inode are what the host's /proc/self/maps says of the mapping at `start`.
-void host_mapping_identity(uint64_t start, AddressSpace::Source& source) {
+// Calls visit(line) for each line of the host's /proc/self/maps (sorted
+// by address) until it returns false; false when the file cannot be read.
+template <typename Visit>
+bool scan_host_maps(Visit visit) {
   FILE* maps = std::fopen("/proc/self/maps", "re");
-  if (maps == nullptr) return;
+  if (maps == nullptr) return false;
   char* line = nullptr;
   size_t capacity = 0;
-  while (getline(&line, &capacity, maps) > 0) {
-    unsigned long low, high, offset, inode;
-    unsigned major_number, minor_number;
-    if (std::sscanf(line, "%lx-%lx %*s %lx %x:%x %lu", &low, &high, &offset, &major_number, &minor_number, &inode) == 6 &&
-        low == start) {
-      source.dev = makedev(major_number, minor_number);
-      source.inode = inode;
-      break;
-    }
+  while (getline(&line, &capacity, maps) > 0 && visit(static_cast<const char*>(line))) {
   }
   std::free(line);
   std::fclose(maps);
+  return true;
+}
+
+// Shared anonymous memory is a file of the kernel's own: its device and
+// inode are what the host's /proc/self/maps says of the mapping at `start`.
+void host_mapping_identity(uint64_t start, AddressSpace::Source& source) {
+  scan_host_maps([&](const char* line) {
+    unsigned long low, high, offset, inode;
+    unsigned major_number, minor_number;
+    if (std::sscanf(line, "%lx-%lx %*s %lx %x:%x %lu", &low, &high, &offset, &major_number, &minor_number, &inode) != 6 ||
+        low != start)
+      return true;
+    source.dev = makedev(major_number, minor_number);
+    source.inode = inode;
+    return false;
+  });
 }
 
 uint64_t page_up(uint64_t value) {
@@ -75,20 +84,15 @@ uint64_t page_up(uint64_t value) {
 // First gap of `length` bytes in [1 GiB, 2 GiB) after the mappings listed
 // in /proc/self/maps (sorted by address), or 0.
 uint64_t find_low_gap(uint64_t length) {
-  FILE* maps = std::fopen("/proc/self/maps", "re");
-  if (maps == nullptr) return 0;
   uint64_t candidate = kX86Map32BitLow;
-  char* line = nullptr;
-  size_t capacity = 0;
-  while (getline(&line, &capacity, maps) > 0) {
+  const bool read = scan_host_maps([&](const char* line) {
     unsigned long low, high;
-    if (std::sscanf(line, "%lx-%lx", &low, &high) != 2 || high <= candidate) continue;
-    if (low >= candidate + length) break;
+    if (std::sscanf(line, "%lx-%lx", &low, &high) != 2 || high <= candidate) return true;
+    if (low >= candidate + length) return false;
     candidate = page_up(high);
-    if (candidate + length > kX86Map32BitHigh) break;
-  }
-  std::free(line);
-  std::fclose(maps);
+    return candidate + length <= kX86Map32BitHigh;
+  });
+  if (!read) return 0;
   return candidate + length <= kX86Map32BitHigh ? candidate : 0;
 }
 

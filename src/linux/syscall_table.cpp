@@ -66,8 +66,8 @@ void trace_syscall(uint32_t number, const SyscallArgs& s, int64_t result) {
        name ? name : "unknown", s.a[0], s.a[1], s.a[2], s.a[3], s.a[4], s.a[5], result);
 }
 
-// "/proc/" + component + "/exe", where component is "self", "thread-self"
-// or our pid or tid (host and guest share them).
+// A component of "/proc/" + component + "/...": "self", "thread-self" or
+// our pid or tid (host and guest share them).
 bool proc_component_is_us(const char* begin, size_t length) {
   const std::string component(begin, length);
   if (component == "self" || component == "thread-self") return true;
@@ -169,15 +169,17 @@ void handle_syscall(GuestState& st, const volatile sig_atomic_t* interrupt) {
   st.gpr[RAX] = static_cast<uint64_t>(result);
 }
 
-bool names_own_exe(const char* path) {
+bool names_own_proc_file(const char* path, const char* leaf) {
   static constexpr char kProc[] = "/proc/";
   static constexpr size_t kProcLength = sizeof kProc - 1;
   if (std::strncmp(path, kProc, kProcLength) != 0) return false;
   const char* component = path + kProcLength;
   const char* slash = std::strchr(component, '/');
-  if (slash == nullptr || std::strcmp(slash, "/exe") != 0) return false;
+  if (slash == nullptr || std::strcmp(slash + 1, leaf) != 0) return false;
   return proc_component_is_us(component, static_cast<size_t>(slash - component));
 }
+
+bool names_own_exe(const char* path) { return names_own_proc_file(path, "exe"); }
 
 const char* host_path_following_links(const char* path) {
   const std::string& exe = g_process.config.guest_exe_path;
