@@ -139,6 +139,16 @@ runtime::PersistOptions persist_options(const Settings& settings, const elf::Loa
 // What the kernel would have mapped for the program: its segments, its
 // interpreter's and its stack (below it the guard page, which is mapped
 // PROT_NONE).
+// A set-user-ID or set-group-ID program started through phybin (or
+// binfmt_misc without the C flag) runs with the caller's own IDs: the
+// kernel gives privileges only to the program it starts, phybin, which has
+// none.  Said once, so that a failure for lack of privilege is understood.
+void warn_if_setuid(const std::string& path, const struct stat& st) {
+  if (!(st.st_mode & (S_ISUID | S_ISGID))) return;
+  logf(LogLevel::Warn, "phybin: warning: %s is set-%s-ID; it runs with your own privileges, not its owner's",
+       path.c_str(), (st.st_mode & S_ISUID) ? "user" : "group");
+}
+
 // An image's segments as /proc/self/maps names them: the file by its real
 // path as the guest sees it.
 void record_image(sys::AddressSpace& space, const elf::LoadedImage& image, const sys::GuestRoot& root) {
@@ -148,6 +158,7 @@ void record_image(sys::AddressSpace& space, const elf::LoadedImage& image, const
     source.name = root.guest_view(absolute_path(image.path));
     source.dev = st.st_dev;
     source.inode = st.st_ino;
+    warn_if_setuid(image.path, st);
   }
   for (const elf::MappedSegment& seg : image.segments) {
     source.offset = seg.file_offset;
@@ -176,17 +187,6 @@ std::string own_executable() {
   return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
 }
 
-// A set-user-ID or set-group-ID program started through phybin (or
-// binfmt_misc without the C flag) runs with the caller's own IDs: the
-// kernel gives privileges only to the program it starts, phybin, which has
-// none.  Said once, so that a failure for lack of privilege is understood.
-void warn_if_setuid(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !(st.st_mode & (S_ISUID | S_ISGID))) return;
-  logf(LogLevel::Warn, "phybin: warning: %s is set-%s-ID; it runs with your own privileges, not its owner's",
-       path.c_str(), (st.st_mode & S_ISUID) ? "user" : "group");
-}
-
 sys::GuestRoot guest_root(const Settings& settings) {
   const char* home = std::getenv("HOME");
   sys::GuestRoot root(settings.rootfs, home ? home : "");
@@ -202,7 +202,6 @@ sys::GuestRoot guest_root(const Settings& settings) {
   sys::GuestRoot root = guest_root(settings);
   const std::string path = root.host_path(guest_path);
   LoadedProgram program = load_program(path, root);
-  warn_if_setuid(path);
   const elf::ElfInfo& info = program.info;
   const elf::LoadedImage& image = program.image;
 
