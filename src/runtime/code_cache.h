@@ -3,6 +3,7 @@
 // and are thrown away all at once when it is full.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -26,7 +27,9 @@ class CodeCache {
   void flush();
   size_t used_bytes() const { return static_cast<size_t>(free_ - blocks_begin_) * 4; }
   size_t capacity_bytes() const { return static_cast<size_t>(end_ - blocks_begin_) * 4; }
-  unsigned flush_count() const { return flushes_; }
+  // Read without the tables' lock too (a thread about to enter code, or
+  // back from a system call, checks that no flush came since).
+  unsigned flush_count() const { return flushes_.load(); }
   // True for addresses of the stubs and of translated blocks.
   bool contains(const void* p) const { return p >= base_ && p < end_; }
 
@@ -38,7 +41,7 @@ class CodeCache {
   uint32_t* free_ = nullptr;
   uint32_t* end_ = nullptr;
   size_t bytes_ = 0;
-  unsigned flushes_ = 0;
+  std::atomic<unsigned> flushes_{0};
   arm64::Stubs stubs_;
 };
 
