@@ -123,16 +123,11 @@ LoadedProgram load_program(const std::string& path, const sys::GuestRoot& root) 
   return program;
 }
 
-// The program's code segments the guest cannot write are what the
-// persistent translation cache may keep.
-runtime::PersistOptions persist_options(const Settings& settings, const elf::LoadedImage& image,
-                                        const std::string& guest_path) {
+// The program's translations are saved under its file's identity.
+runtime::PersistOptions persist_options(const Settings& settings, const std::string& guest_path) {
   runtime::PersistOptions persist;
   persist.dir = settings.translation_dir;
   persist.guest_path = guest_path;
-  persist.load_bias = image.load_bias;
-  for (const elf::MappedSegment& seg : image.segments)
-    if ((seg.guest_flags & PF_X) && !(seg.guest_flags & PF_W)) persist.ranges.emplace_back(seg.start, seg.end);
   return persist;
 }
 
@@ -158,6 +153,8 @@ void record_image(sys::AddressSpace& space, const elf::LoadedImage& image, const
     source.name = root.guest_view(absolute_path(image.path));
     source.dev = st.st_dev;
     source.inode = st.st_ino;
+    source.size = static_cast<uint64_t>(st.st_size);
+    source.mtime_ns = sys::mtime_ns(st);
     warn_if_setuid(image.path, st);
   }
   for (const elf::MappedSegment& seg : image.segments) {
@@ -247,7 +244,7 @@ sys::GuestRoot guest_root(const Settings& settings) {
   runtime::RuntimeOptions options;
   options.cache_bytes = settings.cache_bytes;
   options.strict_flags = settings.strict_flags;
-  options.persist = persist_options(settings, image, process.guest_exe_path);
+  options.persist = persist_options(settings, process.guest_exe_path);
   options.host_crc32 = settings.host_crc32;
   options.exact_mxcsr = settings.exact_mxcsr;
   options.verify_ir = settings.verify_ir;

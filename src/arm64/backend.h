@@ -60,6 +60,19 @@ struct InsnMark {
   uint64_t guest;
 };
 
+// Every guest address a block's code uses (exit targets, return
+// addresses, RIP-relative operands, the RIP of helper calls and traps) is
+// a 64-bit literal in the pool at the block's end, loaded with LDR
+// (literal): `count` values, 8-byte aligned, from `offset_words` words
+// after the block's first word.  The pool holds nothing else, so a block
+// translated from code at guest address A runs for the same code at A + d
+// once every pool value is increased by d; no instruction changes (the
+// pool is data: no instruction-cache maintenance either).
+struct AddressPool {
+  uint32_t offset_words = 0;
+  uint32_t count = 0;
+};
+
 struct BackendConfig {
   Stubs stubs;
   // Where helper calls get their slot numbers (required).
@@ -100,7 +113,9 @@ Stubs emit_stubs(Assembler& a);
 // increasing offset order (from the IR's insn_start marks);
 // `indirect_entry`, where the indirect-branch table must enter it (words
 // from its start: blocks that read flags first apply a lazy record).
+// `pool`, where the block's guest address pool lies (AddressPool).
 bool compile_block(const ir::Block& block, Assembler& a, const BackendConfig& config,
-                   std::vector<InsnMark>* marks = nullptr, uint32_t* indirect_entry = nullptr);
+                   std::vector<InsnMark>* marks = nullptr, uint32_t* indirect_entry = nullptr,
+                   AddressPool* pool = nullptr);
 
 }  // namespace phybin::arm64

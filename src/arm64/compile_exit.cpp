@@ -119,7 +119,7 @@ void BlockCompiler::lower_call(Value v) {
   vec_.copy_of.fill(ir::kNoValue);
   // The helper may raise a guest signal (a divide error) or deliver one (a
   // system call): the frame needs the address of this instruction.
-  a_.mov_imm(Size::X, kTmp0, current_rip_);
+  load_guest_address(kTmp0, current_rip_);
   a_.str(Size::X, kTmp0, mem(kState, kOffRip));
   // Arguments go through the temporaries: they may sit in x1/x2 themselves.
   if (in.args[0] != ir::kNoValue) a_.mov(Size::X, kTmp0, use(in.args[0], kTmp0));
@@ -142,7 +142,7 @@ void BlockCompiler::lower_trap(Value v) {
 // The guest state goes to memory and raise_signal(state, code) delivers
 // the signal of the instruction at guest `rip`.
 void BlockCompiler::raise_at(uint64_t rip, int code) {
-  a_.mov_imm(Size::X, kTmp0, rip);
+  load_guest_address(kTmp0, rip);
   a_.str(Size::X, kTmp0, mem(kState, kOffRip));
   save_guest_state();
   a_.mov(Size::X, x0, kState);
@@ -183,9 +183,30 @@ void BlockCompiler::exit_to(uint64_t target, const uint32_t* link_site) {
   Label stub;
   a_.b(stub);
   a_.bind(stub);
-  a_.mov_imm(Size::X, kTmp1, target);
+  load_guest_address(kTmp1, target);
   a_.adr(kTmp0, link_site ? link_site : site);
   a_.b(cfg_.stubs.exit);
+}
+
+Label& BlockCompiler::pooled_guest_address(uint64_t guest) {
+  for (PooledAddress& p : pool_)
+    if (p.guest == guest) return p.literal;
+  PooledAddress& added = pool_.emplace_back();
+  added.guest = guest;
+  return added.literal;
+}
+
+// After all code: a padding word where needed (LDR of 8 bytes wants them
+// aligned), then the addresses.
+void BlockCompiler::emit_address_pool() {
+  if (pool_.empty()) return;
+  if (reinterpret_cast<uintptr_t>(a_.cursor()) & 4) a_.emit(0);
+  pool_layout_ = AddressPool{static_cast<uint32_t>(a_.cursor() - block_begin_), static_cast<uint32_t>(pool_.size())};
+  for (PooledAddress& p : pool_) {
+    a_.bind(p.literal);
+    a_.emit(static_cast<uint32_t>(p.guest));
+    a_.emit(static_cast<uint32_t>(p.guest >> 32));
+  }
 }
 
 // Looks the guest target up in the indirect-branch table inline; only a

@@ -27,6 +27,7 @@ void BlockCompiler::lower(Value v) {
   const Inst& in = b_.at(v);
   switch (in.op) {
     case Opcode::Const: loc_[v] = Loc{Loc::Const, 0, -1}; return;
+    case Opcode::GuestAddr: load_guest_address(def_gpr(v), in.imm); return;
     case Opcode::GetReg:
       loc_[v] = Loc{Loc::Gpr, regmap::kGuestGpr[in.aux].code, static_cast<int8_t>(in.aux)};
       gpr_holders_[in.aux].push_back(v);

@@ -357,8 +357,9 @@ void VectorLowering::lower_check_align(Value v) {
   uint64_t rip = in.imm;
   Label* stub = &c_.vec_.segv_stub;
   c_.vec_.segv_used = true;
-  cold(Cond::NE, [stub, rip](Assembler& a, Label&) {
-    a.mov_imm(Size::X, kTmp0, rip);
+  Label* literal = &c_.pooled_guest_address(rip);
+  cold(Cond::NE, [stub, literal](Assembler& a, Label&) {
+    a.ldr(Size::X, kTmp0, *literal);
     a.b(*stub);
   });
 }

@@ -531,15 +531,17 @@ void BlockCompiler::compile() {
   lower_exit();
   emit_cold_paths();
   if (b_.flags_live_in && cfg_.materialise_flags) emit_indirect_entry();
+  emit_address_pool();
 }
 
 bool compile_block(const ir::Block& block, Assembler& a, const BackendConfig& config,
-                   std::vector<InsnMark>* marks, uint32_t* indirect_entry) {
+                   std::vector<InsnMark>* marks, uint32_t* indirect_entry, AddressPool* pool) {
   if (marks) marks->clear();
   BlockCompiler compiler(block, a, config);
   compiler.set_marks(marks);
   compiler.compile();
   if (indirect_entry) *indirect_entry = compiler.indirect_entry_words();
+  if (pool) *pool = compiler.address_pool();
   return !a.overflowed();
 }
 

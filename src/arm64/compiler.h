@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -155,6 +156,13 @@ class BlockCompiler {
   void lower_exit();
   bool branch_on_zero(ir::Value cmp, Label& taken, const uint32_t*& branch);
   void exit_to(uint64_t target, const uint32_t* link_site = nullptr);
+  // Guest addresses (exit targets, the RIP stored for helpers and traps,
+  // GuestAddr values) are loaded from the block's address pool, never
+  // built from immediates: a saved block that the next run needs at
+  // another guest address gets its pool rewritten, its code stays.
+  Label& pooled_guest_address(uint64_t guest);
+  void load_guest_address(Reg rd, uint64_t guest) { a_.ldr(Size::X, rd, pooled_guest_address(guest)); }
+  void emit_address_pool();
   void exit_indirect(Reg target, uint64_t lazy_record);
   void store_lazy_record(uint64_t record);
   void emit_indirect_entry();
@@ -194,6 +202,15 @@ class BlockCompiler {
   const uint32_t* indirect_entry_ = nullptr;
   Label main_entry_;
   uint64_t current_rip_ = 0;  // guest address of the instruction being lowered
+  struct PooledAddress {
+    uint64_t guest = 0;
+    Label literal;
+  };
+  std::deque<PooledAddress> pool_;  // deque: labels stay where they are
+  AddressPool pool_layout_;
+
+ public:
+  const AddressPool& address_pool() const { return pool_layout_; }
 };
 
 Size size_of(ir::Type t);

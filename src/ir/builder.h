@@ -15,6 +15,7 @@ class Builder {
              uint64_t imm = 0, uint8_t aux = 0);
 
   Value constant(Type t, uint64_t v) { return emit(Opcode::Const, t, kNoValue, kNoValue, kNoValue, v); }
+  Value guest_address(uint64_t v) { return emit(Opcode::GuestAddr, Type::I64, kNoValue, kNoValue, kNoValue, v); }
   Value get_reg(uint8_t reg) { return emit(Opcode::GetReg, Type::I64, kNoValue, kNoValue, kNoValue, 0, reg); }
   void set_reg(uint8_t reg, Value v) { emit(Opcode::SetReg, Type::Void, v, kNoValue, kNoValue, 0, reg); }
   Value get_flag(uint8_t bit) { return emit(Opcode::GetFlag, Type::I1, kNoValue, kNoValue, kNoValue, 0, bit); }

@@ -1,5 +1,6 @@
 #include "linux/address_space.h"
 
+#include <sys/mman.h>
 #include <sys/sysmacros.h>
 
 #include <cstdio>
@@ -31,7 +32,9 @@ uint32_t AddressSpace::intern(const Source& source) {
   if (source.name.empty()) return 0;
   for (uint32_t i = 1; i < sources_.size(); ++i) {
     const Source& s = sources_[i];
-    if (s.name == source.name && s.dev == source.dev && s.inode == source.inode && s.shared == source.shared) return i;
+    if (s.name == source.name && s.dev == source.dev && s.inode == source.inode && s.size == source.size &&
+        s.mtime_ns == source.mtime_ns && s.shared == source.shared)
+      return i;
   }
   sources_.push_back(source);
   sources_.back().offset = 0;
@@ -43,7 +46,9 @@ void AddressSpace::map(uint64_t start, uint64_t length, int prot, const Source& 
   const uint64_t begin = page_down(start), end = page_up(start + length);
   if (end <= begin) return;
   unmap(begin, end - begin);
-  ranges_.emplace(begin, Entry{end, prot, intern(source), source.offset});
+  const uint32_t index = intern(source);
+  const bool pristine = index != 0 && !source.shared && !(prot & PROT_WRITE);
+  ranges_.emplace(begin, Entry{end, prot, index, source.offset, pristine});
 }
 
 void AddressSpace::protect(uint64_t start, uint64_t length, int prot) {
@@ -52,7 +57,14 @@ void AddressSpace::protect(uint64_t start, uint64_t length, int prot) {
   if (end <= begin) return;
   split_at(begin);
   split_at(end);
-  for (auto it = ranges_.lower_bound(begin); it != ranges_.end() && it->first < end; ++it) it->second.prot = prot;
+  set_protection(begin, end, prot, false);
+}
+
+void AddressSpace::set_protection(uint64_t begin, uint64_t end, int prot, bool changed) {
+  for (auto it = ranges_.lower_bound(begin); it != ranges_.end() && it->first < end; ++it) {
+    it->second.prot = prot;
+    if (changed || (prot & PROT_WRITE)) it->second.pristine = false;
+  }
 }
 
 void AddressSpace::remap(uint64_t old_start, uint64_t old_length, uint64_t new_start, uint64_t new_length,
@@ -62,6 +74,7 @@ void AddressSpace::remap(uint64_t old_start, uint64_t old_length, uint64_t new_s
   struct Piece {
     uint64_t offset, length;
     int prot;
+    bool pristine;
   };
   Source first_source;
   Piece pieces[16];
@@ -76,7 +89,7 @@ void AddressSpace::remap(uint64_t old_start, uint64_t old_length, uint64_t new_s
       first_source = sources_[it->second.source];
       first_source.offset = it->second.offset + (b - it->first);
     }
-    pieces[count++] = Piece{b - old_begin, e - b, it->second.prot};
+    pieces[count++] = Piece{b - old_begin, e - b, it->second.prot, it->second.pristine};
   }
   if (!keep_old) unmap(old_begin, old_end - old_begin);
   // A grown mapping extends its last part (Linux grows one mapping only).
@@ -86,6 +99,8 @@ void AddressSpace::remap(uint64_t old_start, uint64_t old_length, uint64_t new_s
   for (size_t i = 0; i < count && pieces[i].offset < new_size; ++i) {
     const uint64_t length = pieces[i].length < new_size - pieces[i].offset ? pieces[i].length : new_size - pieces[i].offset;
     protect(new_begin + pieces[i].offset, length, pieces[i].prot);
+    if (!pieces[i].pristine) set_protection(new_begin + pieces[i].offset, new_begin + pieces[i].offset + length,
+                                            pieces[i].prot, true);
   }
 }
 
@@ -96,6 +111,17 @@ std::optional<AddressSpace::Range> AddressSpace::find(uint64_t address) const {
   --it;
   if (address >= it->second.end) return std::nullopt;
   return Range{it->first, it->second.end, it->second.prot};
+}
+
+std::optional<MappedFile> AddressSpace::mapped_file(uint64_t address) const {
+  const Guard guard(lock_);
+  auto it = ranges_.upper_bound(address);
+  if (it == ranges_.begin()) return std::nullopt;
+  --it;
+  const Entry& e = it->second;
+  if (address >= e.end || e.source == 0 || sources_[e.source].inode == 0) return std::nullopt;
+  const Source& s = sources_[e.source];
+  return MappedFile{s.dev, s.inode, s.size, s.mtime_ns, it->first - e.offset, e.prot, e.pristine, s.name};
 }
 
 std::string AddressSpace::maps_text() const {

@@ -10,6 +10,8 @@
 // on (share()).
 #pragma once
 
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -26,7 +28,30 @@ struct MappingSource {
   std::string name;  // empty: anonymous
   uint64_t offset = 0;
   uint64_t dev = 0, inode = 0;
+  uint64_t size = 0, mtime_ns = 0;  // the file's, when mapped (not shown)
   bool shared = false;
+};
+
+// Code from a file, as saved translations need to know it: which file
+// (device, inode, size and mtime together), where that file's offset 0 lies
+// in the guest's address space for this mapping, and whether the guest's
+// bytes are still the file's: a private mapping the guest never made
+// writable (a page it wrote, even if read-only again, is not).
+// A file's modification time in nanoseconds, as MappingSource keeps it.
+inline uint64_t mtime_ns(const struct stat& st) {
+  return static_cast<uint64_t>(st.st_mtim.tv_sec) * 1000000000u + static_cast<uint64_t>(st.st_mtim.tv_nsec);
+}
+
+struct MappedFile {
+  uint64_t dev = 0, inode = 0, size = 0, mtime_ns = 0;
+  uint64_t file_start = 0;  // mapping start - its file offset
+  int prot = 0;
+  bool pristine = false;
+  std::string name;
+
+  bool same_file(const MappedFile& o) const {
+    return dev == o.dev && inode == o.inode && size == o.size && mtime_ns == o.mtime_ns;
+  }
 };
 
 class AddressSpace {
@@ -58,6 +83,8 @@ class AddressSpace {
 
   // The mapping holding `address`, if any.
   std::optional<Range> find(uint64_t address) const;
+  // The file mapped at `address`; nothing for anonymous memory.
+  std::optional<MappedFile> mapped_file(uint64_t address) const;
   void set_page_size(uint64_t page) { page_ = page; }
   uint64_t page_size() const { return page_; }
   size_t mapping_count() const {
@@ -75,7 +102,11 @@ class AddressSpace {
     int prot;
     uint32_t source;  // index into sources_; 0: anonymous
     uint64_t offset;  // into the file, at the entry's start
+    bool pristine;    // a private file mapping never writable (MappedFile)
   };
+  // Protection `prot` for the entries of [begin, end) (split there
+  // already); `changed`: their bytes may differ from the file's.
+  void set_protection(uint64_t begin, uint64_t end, int prot, bool changed);
   uint32_t intern(const Source& source);
   // Splits the entry holding `address` so that one starts exactly there.
   void split_at(uint64_t address);

@@ -23,14 +23,40 @@ BlockTable::Index BlockTable::add(uint64_t guest_start, uint64_t guest_end, cons
     if (m.host_offset > 0xffff || m.guest - guest_start > 0xffff) break;
     marks_.push_back(PackedMark{static_cast<uint16_t>(m.host_offset), static_cast<uint16_t>(m.guest - guest_start)});
   }
-  return push_block(guest_start, guest_end, host, words, marks_begin);
+  const Index index = push_block(guest_start, guest_end, host, words, marks_begin);
+  by_guest_[guest_start] = index;
+  return index;
 }
 
 BlockTable::Index BlockTable::add(uint64_t guest_start, uint64_t guest_end, const uint32_t* host, uint32_t words,
                                   const PackedMark* marks, size_t count) {
-  const size_t marks_begin = marks_.size();
+  const Index index = add_dormant(host, words, append_marks(marks, count), static_cast<uint32_t>(count));
+  wake(index, guest_start, guest_end);
+  return index;
+}
+
+uint32_t BlockTable::append_marks(const PackedMark* marks, size_t count) {
+  const auto begin = static_cast<uint32_t>(marks_.size());
   marks_.insert(marks_.end(), marks, marks + count);
-  return push_block(guest_start, guest_end, host, words, marks_begin);
+  return begin;
+}
+
+BlockTable::Index BlockTable::add_dormant(const uint32_t* host, uint32_t words, uint32_t marks_begin,
+                                          uint32_t marks_count) {
+  const Index index = push_block(0, 0, host, words, marks_begin);
+  blocks_[index].marks_count = marks_count;
+  blocks_[index].valid = false;
+  return index;
+}
+
+void BlockTable::wake(Index block, uint64_t guest_start, uint64_t guest_end) {
+  BlockInfo& info = blocks_[block];
+  info.guest_start = guest_start;
+  info.guest_end = guest_end;
+  info.pages_begin = static_cast<uint32_t>(pages_.size());
+  info.pages_count = 0;
+  info.valid = true;
+  by_guest_[guest_start] = block;
 }
 
 // The block whose marks were just appended from `marks_begin` on.
@@ -46,7 +72,6 @@ BlockTable::Index BlockTable::push_block(uint64_t guest_start, uint64_t guest_en
   info.pages_begin = static_cast<uint32_t>(pages_.size());
   const auto index = static_cast<Index>(blocks_.size());
   blocks_.push_back(info);
-  by_guest_[guest_start] = index;
   return index;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "arm64/backend.h"
+#include "runtime/translation_file.h"
 
 namespace phybin::runtime {
 
@@ -26,6 +27,7 @@ struct BlockInfo {
   uint32_t marks_count = 0;
   uint32_t pages_begin = 0;  // in BlockTable's page array
   uint32_t pages_count = 0;
+  arm64::AddressPool pool;  // the guest addresses its code uses
   bool valid = true;  // false once its guest code changed
 
   const uint32_t* indirect_entry() const { return host + indirect_words; }
@@ -36,10 +38,8 @@ class BlockTable {
  public:
   using Index = uint32_t;
   static constexpr Index kNone = ~Index{0};
-  struct PackedMark {  // offsets from the block's host start and guest start
-    uint16_t host_words;
-    uint16_t guest_bytes;
-  };
+  // Offsets from the block's host start and guest start; saved as they are.
+  using PackedMark = SavedMark;
   struct Link {
     uint32_t* site;
     uint32_t* unlinked;  // where the branch at site went before linking
@@ -56,10 +56,23 @@ class BlockTable {
   // The same for a block whose marks are packed already (a saved one).
   Index add(uint64_t guest_start, uint64_t guest_end, const uint32_t* host, uint32_t words, const PackedMark* marks,
             size_t count);
+  // A saved block put back into the code cache but not in use yet: known
+  // by its host code only (so blocks stay in host order) until wake()
+  // gives it the guest range it has in this run; invalid until then.
+  // The marks of many blocks at once: add_dormant then takes the index
+  // of a block's first mark (returned here for the first) and its count.
+  uint32_t append_marks(const PackedMark* marks, size_t count);
+  Index add_dormant(const uint32_t* host, uint32_t words, uint32_t marks_begin, uint32_t marks_count);
+  // Room for `more` blocks in the guest address index (before waking many).
+  void reserve(size_t more) { by_guest_.reserve(by_guest_.size() + more); }
+  // The dormant `block` now translates guest [start, end); its pages
+  // follow (depends_on_page), before the next add or wake.
+  void wake(Index block, uint64_t guest_start, uint64_t guest_end);
   // The block's translation depends on the guest bytes of `page`.  The
   // pages of a block are given right after add(), before the next block.
   void depends_on_page(Index block, uint64_t page);
   void set_indirect_entry(Index block, uint32_t words) { blocks_[block].indirect_words = words; }
+  void set_address_pool(Index block, arm64::AddressPool pool) { blocks_[block].pool = pool; }
 
   Index find_guest(uint64_t pc) const;
   const BlockInfo& at(Index block) const { return blocks_[block]; }

@@ -60,7 +60,8 @@ void GuestThread::clear_lookup() {
 }
 
 BlockTable::Index GuestThread::lookup_or_translate(uint64_t pc) {
-  const BlockTable::Index b = process_.blocks().find_guest(pc);
+  BlockTable::Index b = process_.blocks().find_guest(pc);
+  if (b == BlockTable::kNone && process_.wake_saved_code(pc)) b = process_.blocks().find_guest(pc);
   if (b == BlockTable::kNone) return translate(pc);
   // Made by another thread (only the translating thread's table gets a new
   // block), or dropped from this table by a slot collision.

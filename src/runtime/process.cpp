@@ -141,6 +141,7 @@ void Process::flush() {
 
 void Process::drop_everything() {
   cache_.flush();
+  saved_.reset();
   blocks_.clear();
   for_each_thread([](GuestThread& thread) { thread.clear_lookup(); });
   logf(LogLevel::Info, "phybin: code cache flushed (%u so far)", cache_.flush_count());
@@ -196,11 +197,20 @@ void Process::wait_while_stopping() const {
 // `site` is an exit's B, or the conditional branch of a taken exit: that is
 // patched when the target is within its reach, else the B its stub begins
 // with (see exit_to).  Either way the branch's unlinked target is kept.
+// Another thread that left through the same exit may have linked it
+// already: an unlinked exit branches forward within its own block, a linked
+// one anywhere else (back to its own start, for a loop).  Linking it again
+// would record the first link's target as "unlinked", which a later unlink
+// would jump back to when that block is gone.
 void Process::link(uint32_t* site, BlockTable::Index target) {
   const TablesGuard guard(tables_);
   const uint32_t* host = blocks_.at(target).host;
+  const BlockTable::Index from = blocks_.find_host(site);
+  if (from == BlockTable::kNone) return;
+  const uint32_t* from_end = blocks_.at(from).host + blocks_.at(from).host_words;
   for (;;) {
     auto* unlinked = const_cast<uint32_t*>(arm64::Assembler::branch_target(site));
+    if (unlinked <= site || unlinked >= from_end) return;
     if (arm64::Assembler::patch_branch(site, host)) {
       CodeCache::sync_icache(site, site + 1);
       blocks_.add_link(site, unlinked, target);
@@ -212,9 +222,9 @@ void Process::link(uint32_t* site, BlockTable::Index target) {
 }
 
 const uint32_t* Process::try_emit(const ir::Block& block, std::vector<arm64::InsnMark>& marks,
-                                  uint32_t& indirect_entry) {
+                                  uint32_t& indirect_entry, arm64::AddressPool& pool) {
   arm64::Assembler a(cache_.free_begin(), cache_.free_words());
-  if (!arm64::compile_block(block, a, backend_, &marks, &indirect_entry)) return nullptr;
+  if (!arm64::compile_block(block, a, backend_, &marks, &indirect_entry, &pool)) return nullptr;
   const uint32_t* code = cache_.free_begin();
   cache_.commit(a.cursor());
   return code;
@@ -224,13 +234,14 @@ const uint32_t* Process::try_emit(const ir::Block& block, std::vector<arm64::Ins
 Process::Emitted Process::emit(const ir::Block& block, std::vector<arm64::InsnMark>& marks,
                                uint32_t& indirect_entry) {
   const TablesGuard guard(tables_);
-  const uint32_t* code = try_emit(block, marks, indirect_entry);
+  arm64::AddressPool pool;
+  const uint32_t* code = try_emit(block, marks, indirect_entry, pool);
   if (!code) {
     flush();
-    code = try_emit(block, marks, indirect_entry);
+    code = try_emit(block, marks, indirect_entry, pool);
   }
   if (!code) throw Error(ErrorCode::PHYBIN_ERR_USAGE, "PHYBIN_CACHE_SIZE is too small to hold a single block; raise it");
-  return Emitted{code, static_cast<uint32_t>(cache_.free_begin() - code)};
+  return Emitted{code, static_cast<uint32_t>(cache_.free_begin() - code), pool};
 }
 
 BlockTable::Index Process::add_block(const ir::Block& block, Emitted code,
@@ -239,6 +250,7 @@ BlockTable::Index Process::add_block(const ir::Block& block, Emitted code,
   const TablesGuard guard(tables_);
   BlockTable::Index index = blocks_.add(block.guest_start, block.guest_end, code.code, code.words, marks);
   blocks_.set_indirect_entry(index, indirect_entry);
+  blocks_.set_address_pool(index, code.pool);
   protect_and_register(index, block, lookahead);
   enter_in_lookups(index);
   ++blocks_translated_;
@@ -378,7 +390,6 @@ void Process::invalidate(uint64_t start, uint64_t length) {
   flags.busy = 1;
   protect_.forget(start, length);
   const uint64_t end = start + length < start ? ~uint64_t{0} : start + length;
-  forget_pristine_code(start, end);
   if (blocks_.has_code_in(start, end)) drop_code(start, end);
   flags.busy = was_busy;
 }

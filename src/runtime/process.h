@@ -41,11 +41,20 @@ using TablesGuard = LockGuard<TablesLock>;
 // The persistent translation cache (process_persist.cpp).
 struct PersistOptions {
   std::string dir;  // empty: translations are neither loaded nor saved
-  std::string guest_path;
-  uint64_t load_bias = 0;
-  // The program file's code the guest cannot write: only blocks made from
-  // these bytes are saved, as only they are the same in the next run.
-  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  std::string guest_path;  // the program: its translations are one file
+};
+
+// A translation file loaded into the code cache: its blocks wait, dormant
+// in the block table, until the guest runs code of their file; then they
+// wake at the address the file has in this run (process_persist.cpp).
+struct SavedCode {
+  TranslationImage image;
+  BlockTable::Index first = 0;  // the table index of image.blocks[0]
+  enum class FileState : uint8_t { Waiting, Woken };
+  std::vector<FileState> files;
+  std::vector<std::vector<uint32_t>> blocks_of_file;  // image block indices
+  std::vector<std::vector<uint32_t>> links_of_file;   // image link indices
+  size_t waiting = 0;  // files not woken
 };
 
 // PHYBIN_TSO: when translated code keeps x86's memory order.
@@ -122,6 +131,7 @@ class Process {
   struct Emitted {
     const uint32_t* code;
     uint32_t words;
+    arm64::AddressPool pool;
   };
   // Compiles `block` into the code cache, flushing the cache once when it
   // is full; `marks` and `indirect_entry` receive what the backend says of
@@ -185,6 +195,10 @@ class Process {
   // Fills the empty code cache with the translations a previous run of the
   // same program saved (if any, and if they match).  Before the guest runs.
   void load_translations();
+  // The dispatcher found no block at `pc`: if `pc` lies in a file whose
+  // saved blocks still wait, they wake (moved to where the file is now) and
+  // true is returned.  Under the tables' lock.
+  bool wake_saved_code(uint64_t pc);
   // Saves the translations made from the program file's code for the next
   // run, unless nothing new was translated.  At exit.
   void save_translations();
@@ -207,19 +221,16 @@ class Process {
   void enter_in_lookups(BlockTable::Index index);
   void protect_and_register(BlockTable::Index index, const ir::Block& block,
                             const std::vector<std::pair<uint64_t, uint64_t>>& lookahead);
-  const uint32_t* try_emit(const ir::Block& block, std::vector<arm64::InsnMark>& marks, uint32_t& indirect_entry);
+  const uint32_t* try_emit(const ir::Block& block, std::vector<arm64::InsnMark>& marks, uint32_t& indirect_entry,
+                           arm64::AddressPool& pool);
   // Drops the translations made from guest bytes in [begin, end).
   void drop_code(uint64_t begin, uint64_t end);
   bool in_indirect_lookup(const void* pc) const;
   // Persistent translations (process_persist.cpp).
   void setup_persistence();
   uint64_t settings_fingerprint() const;
-  bool persistable(BlockTable::Index block) const;
-  bool pristine_page(uint64_t page) const;
-  // The guest remapped or re-protected [begin, end): the program file's
-  // code there may change, so translations made from it are not saved.
-  void forget_pristine_code(uint64_t begin, uint64_t end);
-  void place_saved_blocks(const TranslationImage& image);
+  void place_saved_blocks(TranslationImage image);
+  void wake_saved_file(uint32_t file, uint64_t file_start, const std::string& name);
   TranslationImage saved_image() const;
 
   RuntimeOptions options_;
@@ -242,21 +253,12 @@ class Process {
   uint64_t deferred_pages_[kMaxDeferred] = {};
   volatile sig_atomic_t deferred_count_ = 0;
   volatile sig_atomic_t deferred_overflow_ = 0;
-  // Persistent translations: where and under which key; the program's
-  // code ranges, each until the guest may have changed it.
-  struct PersistRange {
-    uint64_t begin, end;
-    bool pristine;
-  };
-  static constexpr size_t kMaxPersistRanges = 8;
-  static constexpr size_t kMaxDirtyPages = 64;  // more: whole ranges dirty
-  uint64_t dirty_pages_[kMaxDirtyPages] = {};
-  size_t dirty_page_count_ = 0;
+  // Persistent translations: where and under which key, and what was
+  // loaded (until a flush empties the cache).
   std::string persist_dir_, persist_name_;
   TranslationKey persist_key_;
-  PersistRange persist_ranges_[kMaxPersistRanges] = {};
-  size_t persist_range_count_ = 0;
-  uint64_t blocks_loaded_ = 0;
+  std::unique_ptr<SavedCode> saved_;
+  uint64_t blocks_loaded_ = 0, blocks_woken_ = 0;
   uint64_t blocks_translated_ = 0;
   uint64_t guest_insns_translated_ = 0;
 };

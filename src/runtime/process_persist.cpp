@@ -1,24 +1,30 @@
 // The persistent translation cache: a run saves the blocks it translated
-// from the program file's own code, the next run of the same program puts
-// them back into its code cache before the guest starts.  Start-up code
-// (glibc's initialisation, thousands of instructions run once) then costs
-// a file read instead of a translation.
+// from files (the program, its interpreter, its shared libraries), the next
+// run of the same program puts them back into its code cache before the
+// guest starts, and each file's blocks wake when the guest first runs code
+// of that file, moved to where the file is in this run.  Start-up code
+// (the dynamic loader, glibc's initialisation, thousands of instructions
+// run once) then costs a file read instead of a translation.
 //
-// Saved blocks are valid only for the same phybin binary (GNU build id:
-// helper slots and code generation), the same program file (device,
-// inode, size, mtime), the same load address and the same code-changing
-// settings: all of that is the key, stored in the file and compared in
-// full.  Only code from file pages the guest cannot write is saved; a range
-// the guest remaps or re-protects stops being saved from then on.
+// A translation file is valid only for the same phybin binary (GNU build
+// id: helper slots and code generation), the same program file (device,
+// inode, size, mtime) and the same code-changing settings: all of that is
+// the key, stored in the file and compared in full.  Each block names its
+// file the same way.  Only code from file mappings the guest never made
+// writable is saved, and woken only where the guest's mapping of the same
+// file is such a mapping too.
 #include <fcntl.h>
 #include <link.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cinttypes>
 #include <cstring>
+#include <unordered_map>
 
 #include "common/log.h"
+#include "linux/syscalls.h"
 #include "runtime/process.h"
 
 namespace phybin::runtime {
@@ -85,8 +91,16 @@ uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ull; }
 
 constexpr uint64_t kFewNewBlocks = 16;
 
-bool range_holds(uint64_t begin, uint64_t end, uint64_t page, uint64_t page_size) {
-  return page >= begin && page + page_size <= end;
+sys::AddressSpace& guest_space() { return sys::process().address_space; }
+
+// Guest code whose bytes are the file's: saved translations of it hold
+// for any mapping of the same file that is such code too.
+bool unchanged_file_code(const sys::MappedFile& m) {
+  return m.pristine && (m.prot & (PROT_READ | PROT_EXEC)) == (PROT_READ | PROT_EXEC) && !(m.prot & PROT_WRITE);
+}
+
+bool same_file(const SavedFile& f, const sys::MappedFile& m) {
+  return f.dev == m.dev && f.inode == m.inode && f.size == m.size && f.mtime_ns == m.mtime_ns;
 }
 
 }  // namespace
@@ -113,46 +127,12 @@ void Process::setup_persistence() {
   persist_key_.guest_dev = st.st_dev;
   persist_key_.guest_ino = st.st_ino;
   persist_key_.guest_size = static_cast<uint64_t>(st.st_size);
-  persist_key_.guest_mtime_ns = static_cast<uint64_t>(st.st_mtim.tv_sec) * 1000000000u +
-                                static_cast<uint64_t>(st.st_mtim.tv_nsec);
-  persist_key_.load_bias = opt.load_bias;
+  persist_key_.guest_mtime_ns = sys::mtime_ns(st);
   persist_key_.settings = settings_fingerprint();
-  for (const auto& [begin, end] : opt.ranges)
-    if (persist_range_count_ < kMaxPersistRanges) persist_ranges_[persist_range_count_++] = {begin, end, true};
   char name[32];
   std::snprintf(name, sizeof name, "%016" PRIx64 ".ptc", persist_key_.hash());
   persist_name_ = name;
   persist_dir_ = opt.dir;
-}
-
-void Process::forget_pristine_code(uint64_t begin, uint64_t end) {
-  const uint64_t size = protect_.page_size();
-  for (size_t r = 0; r < persist_range_count_; ++r) {
-    PersistRange& range = persist_ranges_[r];
-    const uint64_t from = std::max(begin & ~(size - 1), range.begin), to = std::min(end, range.end);
-    for (uint64_t page = from; page < to && range.pristine; page += size) {
-      if (dirty_page_count_ == kMaxDirtyPages) range.pristine = false;
-      else dirty_pages_[dirty_page_count_++] = page;
-    }
-  }
-}
-
-bool Process::pristine_page(uint64_t page) const {
-  bool inside = false;
-  for (size_t r = 0; r < persist_range_count_ && !inside; ++r)
-    inside = persist_ranges_[r].pristine &&
-             range_holds(persist_ranges_[r].begin, persist_ranges_[r].end, page, protect_.page_size());
-  for (size_t i = 0; i < dirty_page_count_ && inside; ++i) inside = dirty_pages_[i] != page;
-  return inside;
-}
-
-bool Process::persistable(BlockTable::Index block) const {
-  const BlockInfo& info = blocks_.at(block);
-  if (!info.valid || info.pages_count == 0) return false;
-  const uint64_t* pages = blocks_.pages_of(block);
-  for (uint32_t i = 0; i < info.pages_count; ++i)
-    if (!pristine_page(pages[i])) return false;
-  return true;
 }
 
 void Process::load_translations() {
@@ -166,6 +146,7 @@ void Process::load_translations() {
   if (image && image->key != persist_key_) why = "made for another program, phybin or setting";
   else if (image && image->cache_words() > cache_.free_words()) why = "larger than the code cache";
   else if (image && image->helper_offsets.size() > arm64::HelperTable::kSlots) why = "too many helpers";
+  else if (reinterpret_cast<uintptr_t>(cache_.free_begin()) % 8 != 0) why = "code cache misaligned";
   if (!image || !why.empty()) {
     logf(LogLevel::Warn, "phybin: ignoring saved translations %s: %s", path.c_str(), why.c_str());
     return;
@@ -178,58 +159,180 @@ void Process::load_translations() {
       return;  // slots taken so far stay unused: harmless
     }
   }
-  for (uint64_t page : image->pages) {
-    if (!protect_.prepare_page(page)) {
-      logf(LogLevel::Warn, "phybin: ignoring saved translations %s: guest code not mapped", path.c_str());
-      return;
+  blocks_loaded_ = image->blocks.size();
+  place_saved_blocks(std::move(*image));
+  utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // recently used: pruned last
+  logf(LogLevel::Info, "phybin: loaded %llu blocks of %zu files from %s", static_cast<unsigned long long>(blocks_loaded_),
+       saved_->files.size(), path.c_str());
+}
+
+// All the code goes into the cache at once, at the offsets it was saved
+// from (so branches between blocks and to the stubs hold, and the links
+// saved with it); the blocks enter the table dormant.
+void Process::place_saved_blocks(TranslationImage image) {
+  uint32_t* begin = cache_.free_begin();
+  for (size_t i = 0, run; i < image.blocks.size(); i = run) {  // runs of adjacent blocks: one copy each
+    const SavedBlock& first = image.blocks[i];
+    uint32_t words = first.words;
+    for (run = i + 1; run < image.blocks.size(); ++run) {
+      const SavedBlock& b = image.blocks[run];
+      if (b.offset != first.offset + words || b.code_begin != first.code_begin + words) break;
+      words += b.words;
+    }
+    std::memcpy(begin + first.offset, image.code.data() + first.code_begin, size_t{words} * 4);
+  }
+  cache_.commit(begin + image.cache_words());
+  auto saved = std::make_unique<SavedCode>();
+  saved->first = static_cast<BlockTable::Index>(blocks_.size());
+  const uint32_t marks = blocks_.append_marks(image.marks.data(), image.marks.size());
+  for (const SavedBlock& b : image.blocks) {
+    const BlockTable::Index index = blocks_.add_dormant(begin + b.offset, b.words, marks + b.marks_begin, b.marks_count);
+    blocks_.set_indirect_entry(index, b.indirect_words);
+    blocks_.set_address_pool(index, arm64::AddressPool{b.pool_words, b.pool_count});
+  }
+  saved->files.assign(image.files.size(), SavedCode::FileState::Waiting);
+  saved->waiting = image.files.size();
+  saved->blocks_of_file.resize(image.files.size());
+  saved->links_of_file.resize(image.files.size());
+  for (uint32_t i = 0; i < image.blocks.size(); ++i) saved->blocks_of_file[image.blocks[i].file].push_back(i);
+  for (uint32_t l = 0; l < image.links.size(); ++l)
+    saved->links_of_file[image.blocks[image.links[l].source].file].push_back(l);
+  saved->image = std::move(image);
+  saved_ = std::move(saved);
+}
+
+bool Process::wake_saved_code(uint64_t pc) {
+  if (!saved_ || saved_->waiting == 0) return false;
+  const std::optional<sys::MappedFile> m = guest_space().mapped_file(pc);
+  if (!m || !unchanged_file_code(*m)) return false;
+  for (uint32_t f = 0; f < saved_->files.size(); ++f) {
+    if (saved_->files[f] == SavedCode::FileState::Waiting && same_file(saved_->image.files[f], *m)) {
+      wake_saved_file(f, m->file_start, m->name);
+      return true;
     }
   }
-  place_saved_blocks(*image);
-  utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // recently used: pruned last
-  logf(LogLevel::Info, "phybin: loaded %zu blocks from %s", image->blocks.size(), path.c_str());
+  return false;
 }
 
-void Process::place_saved_blocks(const TranslationImage& image) {
-  uint32_t* begin = cache_.free_begin();
-  for (const SavedBlock& b : image.blocks)
-    std::memcpy(begin + b.offset, image.code.data() + b.code_begin, size_t{b.words} * 4);
-  cache_.commit(begin + image.cache_words());
-  const auto first = static_cast<BlockTable::Index>(blocks_.size());
-  std::vector<BlockTable::PackedMark> marks;
-  for (const SavedBlock& b : image.blocks) {
-    marks.clear();
-    for (uint32_t i = 0; i < b.marks_count; ++i)
-      marks.push_back({image.marks[b.marks_begin + i].host_words, image.marks[b.marks_begin + i].guest_bytes});
-    BlockTable::Index index =
-        blocks_.add(b.guest_start, b.guest_end, begin + b.offset, b.words, marks.data(), marks.size());
-    blocks_.set_indirect_entry(index, b.indirect_words);
-    for (uint32_t i = 0; i < b.pages_count; ++i) blocks_.depends_on_page(index, image.pages[b.pages_begin + i]);
+// Each block wakes where its pages are still the same file's unchanged
+// code, at the same distance from the file's start; every guest address
+// in its pool moves by as much as the file did.
+void Process::wake_saved_file(uint32_t file, uint64_t file_start, const std::string& name) {
+  SavedCode& saved = *saved_;
+  const TranslationImage& im = saved.image;
+  const uint64_t delta = file_start - im.files[file].file_start;
+  std::unordered_map<uint64_t, bool> page_ok;
+  uint64_t last_page = 1;
+  bool last_ok = false;
+  auto usable = [&](uint64_t page) {
+    if (page == last_page) return last_ok;  // consecutive blocks share pages
+    auto [it, fresh] = page_ok.try_emplace(page, false);
+    if (fresh) {
+      const std::optional<sys::MappedFile> m = guest_space().mapped_file(page);
+      it->second = m && unchanged_file_code(*m) && same_file(im.files[file], *m) && m->file_start == file_start &&
+                   protect_.prepare_page(page);
+    }
+    last_page = page;
+    return last_ok = it->second;
+  };
+  uint32_t* begin = cache_.blocks_begin();
+  size_t woken = 0;
+  blocks_.reserve(saved.blocks_of_file[file].size());
+  for (uint32_t i : saved.blocks_of_file[file]) {
+    const SavedBlock& b = im.blocks[i];
+    const uint64_t* pages = im.pages.data() + b.pages_begin;
+    if (!std::all_of(pages, pages + b.pages_count, [&](uint64_t p) { return usable(p + delta); })) continue;
+    if (delta != 0) {
+      auto* pool = reinterpret_cast<uint64_t*>(begin + b.offset + b.pool_words);
+      for (uint32_t k = 0; k < b.pool_count; ++k) pool[k] += delta;
+    }
+    const BlockTable::Index index = saved.first + i;
+    blocks_.wake(index, b.guest_start + delta, b.guest_end + delta);
+    for (uint32_t p = 0; p < b.pages_count; ++p) blocks_.depends_on_page(index, pages[p] + delta);
     enter_in_lookups(index);
+    ++woken;
   }
-  for (const SavedLink& l : image.links) link(begin + l.site, first + l.target);
-  blocks_loaded_ = image.blocks.size();
+  saved.files[file] = SavedCode::FileState::Woken;
+  --saved.waiting;
+  // The code came linked: links into blocks that stay dormant are undone.
+  for (uint32_t l : saved.links_of_file[file]) {
+    const SavedLink& link = im.links[l];
+    const BlockTable::Index from = saved.first + link.source, to = saved.first + link.target;
+    if (!blocks_.at(from).valid) continue;
+    if (blocks_.at(to).valid) {
+      blocks_.add_link(begin + link.site, begin + link.unlinked, to);
+    } else {
+      arm64::Assembler::patch_branch(begin + link.site, begin + link.unlinked);
+      CodeCache::sync_icache(begin + link.site, begin + link.site + 1);
+    }
+  }
+  blocks_woken_ += woken;
+  logf(LogLevel::Info, "phybin: %zu of %zu saved blocks woken for %s (moved by %+lld bytes)", woken,
+       saved.blocks_of_file[file].size(), name.c_str(), static_cast<long long>(delta));
 }
 
-// The saved form of the blocks made from the program's pristine code:
-// their code as in the cache but with linked exits put back to their
-// unlinked form (the link may lead to a block that is not saved), and
-// the links between saved blocks listed apart.
+// The saved form of the blocks made from unchanged file code, and of the
+// dormant blocks of files this run never used (kept for the next): their
+// code as in the cache but with linked exits put back to their unlinked
+// form (the link may lead to a block that is not saved), and the links
+// between saved blocks listed apart.
 TranslationImage Process::saved_image() const {
   TranslationImage im;
   im.key = persist_key_;
   const SelfImage& self = self_image();
   for (size_t slot = 0; slot < helpers_.size(); ++slot) im.helper_offsets.push_back(helpers_.at(slot) - self.base);
   const uint32_t* begin = cache_.blocks_begin();
+  // Which saved file each guest page's code comes from (-1: none).
+  std::unordered_map<uint64_t, int32_t> page_file;
+  auto file_of_page = [&](uint64_t page) {
+    auto [it, fresh] = page_file.try_emplace(page, -1);
+    if (!fresh) return it->second;
+    const std::optional<sys::MappedFile> m = guest_space().mapped_file(page);
+    if (!m || !unchanged_file_code(*m)) return -1;
+    size_t f = 0;
+    while (f < im.files.size() && !(same_file(im.files[f], *m) && im.files[f].file_start == m->file_start)) ++f;
+    if (f == im.files.size()) im.files.push_back(SavedFile{m->dev, m->inode, m->size, m->mtime_ns, m->file_start});
+    return it->second = static_cast<int32_t>(f);
+  };
+  // Files of dormant blocks: as they were saved (their pages need no look).
+  std::vector<int32_t> dormant_file(saved_ ? saved_->image.files.size() : 0, -1);
+  auto file_of_dormant = [&](uint32_t saved_file) {
+    if (dormant_file[saved_file] < 0) {
+      dormant_file[saved_file] = static_cast<int32_t>(im.files.size());
+      im.files.push_back(saved_->image.files[saved_file]);
+    }
+    return dormant_file[saved_file];
+  };
   std::vector<uint32_t> saved_as(blocks_.size(), BlockTable::kNone);
   for (BlockTable::Index b = 0; b < blocks_.size(); ++b) {
-    if (!persistable(b)) continue;
     const BlockInfo& info = blocks_.at(b);
     SavedBlock sb;
-    sb.guest_start = info.guest_start;
-    sb.guest_end = info.guest_end;
+    const uint64_t* pages = blocks_.pages_of(b);
+    uint32_t pages_count = info.pages_count;
+    int32_t file = -1;
+    if (info.valid && pages_count != 0) {
+      file = file_of_page(pages[0]);
+      for (uint32_t i = 1; i < pages_count && file >= 0; ++i)
+        if (file_of_page(pages[i]) != file) file = -1;
+      sb.guest_start = info.guest_start;
+      sb.guest_end = info.guest_end;
+    } else if (saved_ && b >= saved_->first && b - saved_->first < saved_->image.blocks.size()) {
+      const SavedBlock& old = saved_->image.blocks[b - saved_->first];
+      if (saved_->files[old.file] == SavedCode::FileState::Waiting) {
+        file = file_of_dormant(old.file);
+        sb.guest_start = old.guest_start;
+        sb.guest_end = old.guest_end;
+        pages = saved_->image.pages.data() + old.pages_begin;
+        pages_count = old.pages_count;
+      }
+    }
+    if (file < 0) continue;
+    sb.file = static_cast<uint32_t>(file);
     sb.offset = static_cast<uint32_t>(info.host - begin);
     sb.words = info.host_words;
     sb.indirect_words = info.indirect_words;
+    sb.pool_words = info.pool.offset_words;
+    sb.pool_count = info.pool.count;
     sb.code_begin = static_cast<uint32_t>(im.code.size());
     im.code.insert(im.code.end(), info.host, info.host + info.host_words);
     sb.marks_begin = static_cast<uint32_t>(im.marks.size());
@@ -239,19 +342,34 @@ TranslationImage Process::saved_image() const {
       im.marks.push_back({m.host_words, m.guest_bytes});
     }
     sb.pages_begin = static_cast<uint32_t>(im.pages.size());
-    sb.pages_count = info.pages_count;
-    im.pages.insert(im.pages.end(), blocks_.pages_of(b), blocks_.pages_of(b) + info.pages_count);
+    sb.pages_count = pages_count;
+    im.pages.insert(im.pages.end(), pages, pages + pages_count);
     saved_as[b] = static_cast<uint32_t>(im.blocks.size());
     im.blocks.push_back(sb);
   }
+  // Links stay in the code when both ends are saved, of the same file;
+  // the others are undone in the copy (as exit_to left them).
+  auto keep_link = [&](BlockTable::Index from, const uint32_t* site, const uint32_t* unlinked, BlockTable::Index to) {
+    if (saved_as[from] == BlockTable::kNone) return;
+    const SavedBlock& sb = im.blocks[saved_as[from]];
+    if (saved_as[to] != BlockTable::kNone && im.blocks[saved_as[to]].file == sb.file) {
+      im.links.push_back(
+          {static_cast<uint32_t>(site - begin), static_cast<uint32_t>(unlinked - begin), saved_as[from], saved_as[to]});
+      return;
+    }
+    uint32_t* copy = im.code.data() + sb.code_begin + (site - blocks_.at(from).host);
+    arm64::Assembler::patch_branch(copy, copy + (unlinked - site));
+  };
   for (const BlockTable::Link& l : blocks_.links()) {
     const BlockTable::Index from = blocks_.find_host(l.site);
-    if (from == BlockTable::kNone || saved_as[from] == BlockTable::kNone) continue;
-    const SavedBlock& sb = im.blocks[saved_as[from]];
-    uint32_t* copy = im.code.data() + sb.code_begin + (l.site - blocks_.at(from).host);
-    arm64::Assembler::patch_branch(copy, copy + (l.unlinked - l.site));  // as exit_to left it
-    if (saved_as[l.target] != BlockTable::kNone)
-      im.links.push_back({static_cast<uint32_t>(l.site - begin), saved_as[l.target]});
+    if (from != BlockTable::kNone) keep_link(from, l.site, l.unlinked, l.target);
+  }
+  if (saved_) {  // dormant blocks never ran: their links are the saved ones
+    const TranslationImage& old = saved_->image;
+    for (const SavedLink& l : old.links) {
+      const BlockTable::Index from = saved_->first + l.source;
+      if (!blocks_.at(from).valid) keep_link(from, begin + l.site, begin + l.unlinked, saved_->first + l.target);
+    }
   }
   return im;
 }

@@ -8,6 +8,11 @@
 // and to the stubs are relative, helper calls go through slot numbers, so
 // the words are valid at the same offsets from the first block of any code
 // cache.  Linked exits are saved unlinked, with the links listed apart.
+//
+// Blocks come from the program's files (the executable, its interpreter,
+// its shared libraries), each of which may load at another address next
+// time: a block names its file and keeps every guest address its code uses
+// in its address pool (arm64::AddressPool), which moves with the file.
 #pragma once
 
 #include <cstdint>
@@ -17,12 +22,12 @@
 
 namespace phybin::runtime {
 
-// Everything saved code depends on.  Two runs with equal keys would
-// translate the same guest bytes at the same addresses to the same code.
+// Which saved file a run of a program may use: two runs with equal keys
+// translate the same guest bytes to the same code (at addresses that differ
+// by where each file loaded).
 struct TranslationKey {
   std::vector<uint8_t> phybin_id;  // phybin's GNU build id
-  uint64_t guest_dev = 0, guest_ino = 0, guest_size = 0, guest_mtime_ns = 0;
-  uint64_t load_bias = 0;
+  uint64_t guest_dev = 0, guest_ino = 0, guest_size = 0, guest_mtime_ns = 0;  // the program
   uint64_t settings = 0;  // fingerprint of the settings that change code
 
   bool operator==(const TranslationKey&) const = default;
@@ -35,25 +40,41 @@ struct SavedMark {  // as BlockTable keeps them
   uint16_t guest_bytes;
 };
 
+// A file code was translated from, and where its offset 0 was then.
+struct SavedFile {
+  uint64_t dev = 0, inode = 0, size = 0, mtime_ns = 0;
+  uint64_t file_start = 0;
+};
+
 struct SavedBlock {
-  uint64_t guest_start = 0, guest_end = 0;
+  uint64_t guest_start = 0, guest_end = 0;  // where its file was at file_start
+  uint32_t file = 0;  // into TranslationImage::files
   uint32_t offset = 0;  // in words from the code cache's first block word
   uint32_t words = 0;
   uint32_t code_begin = 0;  // into TranslationImage::code
   uint32_t marks_begin = 0, marks_count = 0;
   uint32_t pages_begin = 0, pages_count = 0;
   uint32_t indirect_words = 0;  // BlockInfo::indirect_words
+  uint32_t pool_words = 0, pool_count = 0;  // its arm64::AddressPool
+  uint32_t reserved = 0;  // 0: the struct has no padding, it is saved as it is
 };
+static_assert(sizeof(SavedBlock) == 64);
 
+// A linked exit between two blocks of the same file.  The code is saved
+// linked (it runs linked as soon as its file's blocks wake); `unlinked` is
+// where the branch goes when the link must be undone.
 struct SavedLink {
-  uint32_t site;    // words from the code cache's first block word
-  uint32_t target;  // index into TranslationImage::blocks
+  uint32_t site;      // words from the code cache's first block word
+  uint32_t unlinked;  // likewise
+  uint32_t source;    // index into TranslationImage::blocks: the block of site
+  uint32_t target;    // likewise
 };
 
 struct TranslationImage {
   TranslationKey key;
   // Helper addresses by slot, as offsets from phybin's load address.
   std::vector<uint64_t> helper_offsets;
+  std::vector<SavedFile> files;
   std::vector<SavedBlock> blocks;  // in increasing offset order
   std::vector<SavedMark> marks;
   std::vector<uint64_t> pages;  // guest pages each block was made from

@@ -70,7 +70,7 @@ bool jcc(Ctx& c) {
 bool call(Ctx& c) {
   if (is_far(c)) return far_transfer(c, FarTransfer::Call);
   Value target = is_relative(c) ? ir::kNoValue : read_operand(c, 0);
-  push64(c, c.b.constant(Type::I64, c.next));
+  push64(c, c.b.guest_address(c.next));
   if (target == ir::kNoValue) jump_to(c, relative_target(c));
   else jump_indirect(c, target, ir::ExitKind::Indirect);
   c.exit().abi_boundary = true;

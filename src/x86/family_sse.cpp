@@ -214,7 +214,7 @@ bool movnti(Ctx& c) {
 // or without SSE exception checks): the block ends with an exit through
 // the indirect-branch table, which the runtime empties when that happens.
 void end_block_after_mxcsr_change(Ctx& c) {
-  c.exit() = ir::Exit{ir::ExitKind::Indirect, ir::kNoValue, c.b.constant(Type::I64, c.next), 0, 0};
+  c.exit() = ir::Exit{ir::ExitKind::Indirect, ir::kNoValue, c.b.guest_address(c.next), 0, 0};
   c.ends_block = true;
 }
 

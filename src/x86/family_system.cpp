@@ -18,7 +18,7 @@ bool syscall(Ctx& c) {
   if (!c.hooks.syscall) return false;
   c.b.call(Type::Void, reinterpret_cast<const void*>(c.hooks.syscall));
   // The CPU leaves the return address in RCX and RFLAGS in R11.
-  c.b.set_reg(RCX, c.b.constant(Type::I64, c.next));
+  c.b.set_reg(RCX, c.b.guest_address(c.next));
   c.b.set_reg(R11, c.b.emit(Opcode::GetFlags, Type::I64));
   return true;
 }

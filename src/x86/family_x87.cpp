@@ -51,7 +51,6 @@ X87Mem int_format(unsigned bits) {
 
 // Emits the helper call; `mem` is the memory operand's index or -1.
 void emit_call(Ctx& c, X87Desc d, int mem, const void* fn = reinterpret_cast<const void*>(&helper_x87)) {
-  d.fip = static_cast<uint32_t>(c.rip);
   Value addr = mem >= 0 ? effective_address(c, mem) : c.b.constant(Type::I64, 0);
   c.b.call(Type::Void, fn, addr, c.b.constant(Type::I64, d.pack()));
 }
@@ -177,7 +176,6 @@ bool compare_flags(Ctx& c) {
   X87Desc d{X87Op::Compare};
   d.flags = kFlags;
   d.reg = st_index(c.op(1));
-  d.fip = static_cast<uint32_t>(c.rip);
   Value r = c.b.call(Type::I64, reinterpret_cast<const void*>(&helper_x87_comi), c.b.constant(Type::I64, 0),
                      c.b.constant(Type::I64, d.pack()));
   auto bit = [&](uint8_t flag) {
@@ -218,7 +216,6 @@ bool cond_move(Ctx& c) {
   if (visible_count(c) != 2 || !is_st(c.op(1))) return false;
   X87Desc d{X87Op::CondMove};
   d.reg = st_index(c.op(1));
-  d.fip = static_cast<uint32_t>(c.rip);
   Value cond = c.b.zext(Type::I64, condition(c, kCond));
   c.b.call(Type::Void, reinterpret_cast<const void*>(&helper_x87), cond, c.b.constant(Type::I64, d.pack()));
   return true;

@@ -58,7 +58,7 @@ Value effective_address(Ctx& c, int index) {
   // With the address-size prefix a RIP-relative operand is EIP-relative
   // (the sum truncated to 32 bits below).
   if (mem.base == ZYDIS_REGISTER_RIP || mem.base == ZYDIS_REGISTER_EIP) {
-    addr = c.b.constant(Type::I64, c.next + static_cast<uint64_t>(mem.disp.value));
+    addr = c.b.guest_address(c.next + static_cast<uint64_t>(mem.disp.value));
   } else {
     if (mem.base != ZYDIS_REGISTER_NONE) add(c.b.get_reg(gpr_index(mem.base)));
     if (mem.index != ZYDIS_REGISTER_NONE) {

@@ -331,7 +331,7 @@ uint64_t helper_x87(GuestState* s, uint64_t a, uint64_t packed) {
   // exception an earlier instruction left pending (unmasked).
   if (d.op != X87Op::StoreEnv && d.op != X87Op::Save) {
     if (s->fsw & 0x80) x87_raise_pending(s);
-    if (d.op != X87Op::Wait && d.op != X87Op::LoadEnv && d.op != X87Op::Restore) s->x87_fip = d.fip;
+    if (d.op != X87Op::Wait && d.op != X87Op::LoadEnv && d.op != X87Op::Restore) s->x87_fip = static_cast<uint32_t>(s->rip);
   }
   switch (d.op) {
     case X87Op::Load:
@@ -368,7 +368,7 @@ uint64_t helper_x87_comi(GuestState* s, uint64_t, uint64_t packed) {
   X87Desc d = X87Desc::unpack(packed);
   Fpu f(s);
   if (s->fsw & 0x80) x87_raise_pending(s);
-  s->x87_fip = d.fip;
+  s->x87_fip = static_cast<uint32_t>(s->rip);
   FpEnv env = f.env(false);
   Order order = Order::Unordered;
   if (f.empty(0) || f.empty(d.reg)) env.raise(kStackUnderflow);

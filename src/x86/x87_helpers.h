@@ -52,11 +52,12 @@ struct X87Desc {
   X87Mem mem = X87Mem::None;
   uint8_t reg = 0;
   uint8_t flags = 0;
-  uint32_t fip = 0;  // low 32 bits of the instruction's address (FNSTENV's FIP)
+  // No instruction address: the helper takes FNSTENV's FIP from the RIP
+  // the backend stores before every helper call, so that the descriptor
+  // holds no guest address (saved translations may load elsewhere).
 
   uint64_t pack() const {
-    return static_cast<uint64_t>(op) | uint64_t(mem) << 8 | uint64_t(reg) << 16 | uint64_t(flags) << 24 |
-           uint64_t{fip} << 32;
+    return static_cast<uint64_t>(op) | uint64_t(mem) << 8 | uint64_t(reg) << 16 | uint64_t(flags) << 24;
   }
   static X87Desc unpack(uint64_t v) {
     X87Desc d;
@@ -64,7 +65,6 @@ struct X87Desc {
     d.mem = static_cast<X87Mem>((v >> 8) & 0xff);
     d.reg = static_cast<uint8_t>((v >> 16) & 7);
     d.flags = static_cast<uint8_t>(v >> 24);
-    d.fip = static_cast<uint32_t>(v >> 32);
     return d;
   }
 };

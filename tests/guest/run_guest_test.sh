@@ -188,7 +188,7 @@ translated_blocks() {
   sed -n 's/^phybin: \([0-9]*\) blocks translated.*/\1/p' "$work/$1.log" | tail -n 1
 }
 if [ "$warm" = 1 ]; then
-  loaded="$(sed -n 's/^phybin: loaded \([0-9]*\) blocks from .*/\1/p' "$work/warm.log")"
+  loaded="$(sed -n 's/^phybin: loaded \([0-9]*\) blocks of [0-9]* files from .*/\1/p' "$work/warm.log")"
   cold_blocks="$(translated_blocks cold)"
   warm_blocks="$(translated_blocks warm)"
   if [ -z "$loaded" ] || [ "$loaded" -eq 0 ] || [ -z "$warm_blocks" ] || [ "$warm_blocks" -ge "$cold_blocks" ]; then

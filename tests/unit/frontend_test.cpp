@@ -102,6 +102,16 @@ Value written(const Block& block, uint8_t reg) {
   return ::testing::AssertionSuccess();
 }
 
+// A guest address derived from the instruction's own (relocatable).
+::testing::AssertionResult IsGuestAddr(const Block& block, Value v, uint64_t address) {
+  if (v == ir::kNoValue) return ::testing::AssertionFailure() << "no value";
+  const Inst& in = block.at(v);
+  if (in.op != Opcode::GuestAddr || in.type != Type::I64 || in.imm != address)
+    return ::testing::AssertionFailure() << "%" << v << " is " << ir::opcode_name(in.op) << " imm " << std::hex
+                                         << in.imm << ", want GuestAddr " << address << "\n" << ir::print_block(block);
+  return ::testing::AssertionSuccess();
+}
+
 ::testing::AssertionResult IsOp(const Block& block, Value v, Opcode op, Type type) {
   if (v == ir::kNoValue) return ::testing::AssertionFailure() << "no value";
   const Inst& in = block.at(v);
@@ -169,7 +179,7 @@ TEST(FrontendBlock, DirectCallPushesTheReturnAddress) {
   std::vector<Value> stores = live_of(b, Opcode::Store);
   ASSERT_EQ(stores.size(), 1u);
   const Inst& store = b.at(stores[0]);
-  EXPECT_TRUE(IsConst(b, store.args[1], Type::I64, code.addr(5)));
+  EXPECT_TRUE(IsGuestAddr(b, store.args[1], code.addr(5)));
   Value sp = written(b, RSP);
   EXPECT_EQ(store.args[0], sp);
   ASSERT_TRUE(IsOp(b, sp, Opcode::Sub, Type::I64));
@@ -185,7 +195,7 @@ TEST(FrontendBlock, IndirectCall) {
   EXPECT_TRUE(b.exit.abi_boundary);
   EXPECT_EQ(b.exit.live_flags, kDFOnly);
   ASSERT_EQ(live_of(b, Opcode::Store).size(), 1u);
-  EXPECT_TRUE(IsConst(b, b.at(live_of(b, Opcode::Store)[0]).args[1], Type::I64, code.addr(2)));
+  EXPECT_TRUE(IsGuestAddr(b, b.at(live_of(b, Opcode::Store)[0]).args[1], code.addr(2)));
 }
 
 TEST(FrontendBlock, RetPopsTheTarget) {
@@ -472,12 +482,21 @@ TEST(FrontendIr, ScaledIndexAddress) {
   EXPECT_TRUE(IsConst(b, b.at(scaled).args[1], Type::I64, 3));
 }
 
-TEST(FrontendIr, RipRelativeAddressIsAConstant) {
+TEST(FrontendIr, RipRelativeAddressIsAGuestAddress) {
   Code code{0x48, 0x8b, 0x05, 0x00, 0x01, 0x00, 0x00, 0xc3};  // mov rax, [rip+0x100]
   Block b = code.translate();
   Value v = written(b, RAX);
   ASSERT_TRUE(IsOp(b, v, Opcode::Load, Type::I64));
-  EXPECT_TRUE(IsConst(b, b.at(v).args[0], Type::I64, code.addr(7 + 0x100)));
+  EXPECT_TRUE(IsGuestAddr(b, b.at(v).args[0], code.addr(7 + 0x100)));
+}
+
+// syscall's RCX is the next instruction's address, relocatable too.
+TEST(FrontendIr, SyscallReturnAddressIsAGuestAddress) {
+  Code code{0x0f, 0x05, 0xc3};  // syscall
+  Hooks hooks;
+  hooks.syscall = [](GuestState*, uint64_t, uint64_t) -> uint64_t { return 0; };
+  Block b = Frontend(hooks).translate(code.addr(), 1);
+  EXPECT_TRUE(IsGuestAddr(b, written(b, RCX), code.addr(2)));
 }
 
 TEST(FrontendIr, PushStoresBelowTheStackPointer) {

@@ -15,7 +15,8 @@
 namespace phybin::runtime {
 namespace {
 
-// Two blocks, the first linked to the second, with marks and pages.
+// Three blocks of two files, the first linked to the second (same file),
+// with marks, pages and address pools.
 TranslationImage sample_image() {
   TranslationImage im;
   im.key.phybin_id = {0xde, 0xad, 0xbe, 0xef, 0x01};
@@ -23,23 +24,37 @@ TranslationImage sample_image() {
   im.key.guest_ino = 123456;
   im.key.guest_size = 800000;
   im.key.guest_mtime_ns = 1700000000123456789ull;
-  im.key.load_bias = 0x7f0000000000;
   im.key.settings = 42;
   im.helper_offsets = {0x1000, 0x2040, 0x3080};
-  im.blocks.push_back(SavedBlock{0x401000, 0x401010, 0, 5, 0, 0, 2, 0, 1});
-  im.blocks.push_back(SavedBlock{0x401010, 0x401030, 9, 4, 5, 2, 1, 1, 2});
-  im.marks = {{0, 0}, {3, 4}, {0, 0}};
-  im.pages = {0x401000, 0x401000, 0x402000};
-  im.links = {{2, 1}};
-  for (uint32_t i = 0; i < 9; ++i) im.code.push_back(0xd503201f + i);
+  im.files.push_back(SavedFile{2049, 123456, 800000, 1700000000123456789ull, 0x400000});
+  im.files.push_back(SavedFile{2049, 654321, 90000, 1700000000987654321ull, 0x7f0000000000});
+  im.blocks.push_back(SavedBlock{0x401000, 0x401010, 0, 0, 5, 0, 0, 2, 0, 1, 0, 2, 1, 0});
+  im.blocks.push_back(SavedBlock{0x401010, 0x401030, 0, 9, 4, 5, 2, 1, 1, 2, 0, 1, 1, 0});
+  im.blocks.push_back(SavedBlock{0x7f0000001000, 0x7f0000001008, 1, 14, 2, 9, 3, 1, 3, 1, 0, 0, 0, 0});
+  im.marks = {{0, 0}, {3, 4}, {0, 0}, {0, 0}};
+  im.pages = {0x401000, 0x401000, 0x402000, 0x7f0000001000};
+  im.links = {{2, 3, 0, 1}};
+  for (uint32_t i = 0; i < 11; ++i) im.code.push_back(0xd503201f + i);
   return im;
 }
 
 void expect_equal(const TranslationImage& a, const TranslationImage& b) {
   EXPECT_TRUE(a.key == b.key);
   EXPECT_EQ(a.helper_offsets, b.helper_offsets);
+  ASSERT_EQ(a.files.size(), b.files.size());
+  for (size_t i = 0; i < a.files.size(); ++i) {
+    EXPECT_EQ(a.files[i].dev, b.files[i].dev);
+    EXPECT_EQ(a.files[i].inode, b.files[i].inode);
+    EXPECT_EQ(a.files[i].size, b.files[i].size);
+    EXPECT_EQ(a.files[i].mtime_ns, b.files[i].mtime_ns);
+    EXPECT_EQ(a.files[i].file_start, b.files[i].file_start);
+  }
   ASSERT_EQ(a.blocks.size(), b.blocks.size());
   for (size_t i = 0; i < a.blocks.size(); ++i) {
+    EXPECT_EQ(a.blocks[i].file, b.blocks[i].file);
+    EXPECT_EQ(a.blocks[i].pool_words, b.blocks[i].pool_words);
+    EXPECT_EQ(a.blocks[i].pool_count, b.blocks[i].pool_count);
+    EXPECT_EQ(a.blocks[i].indirect_words, b.blocks[i].indirect_words);
     EXPECT_EQ(a.blocks[i].guest_start, b.blocks[i].guest_start);
     EXPECT_EQ(a.blocks[i].guest_end, b.blocks[i].guest_end);
     EXPECT_EQ(a.blocks[i].offset, b.blocks[i].offset);
@@ -56,6 +71,8 @@ void expect_equal(const TranslationImage& a, const TranslationImage& b) {
   EXPECT_EQ(a.pages, b.pages);
   ASSERT_EQ(a.links.size(), b.links.size());
   EXPECT_EQ(a.links[0].site, b.links[0].site);
+  EXPECT_EQ(a.links[0].unlinked, b.links[0].unlinked);
+  EXPECT_EQ(a.links[0].source, b.links[0].source);
   EXPECT_EQ(a.links[0].target, b.links[0].target);
   EXPECT_EQ(a.code, b.code);
 }
@@ -66,7 +83,7 @@ TEST(TranslationFile, RoundTripKeepsEverything) {
   auto back = deserialize(serialize(im), why);
   ASSERT_TRUE(back) << why;
   expect_equal(im, *back);
-  EXPECT_EQ(back->cache_words(), 13u);
+  EXPECT_EQ(back->cache_words(), 16u);
 }
 
 TEST(TranslationFile, EmptyImageRoundTrips) {
@@ -90,7 +107,6 @@ TEST(TranslationFile, KeyHashFollowsEveryField) {
   EXPECT_TRUE(differs([](TranslationKey& k) { k.guest_ino += 1; }));
   EXPECT_TRUE(differs([](TranslationKey& k) { k.guest_size += 1; }));
   EXPECT_TRUE(differs([](TranslationKey& k) { k.guest_mtime_ns += 1; }));
-  EXPECT_TRUE(differs([](TranslationKey& k) { k.load_bias += 0x1000; }));
   EXPECT_TRUE(differs([](TranslationKey& k) { k.settings += 1; }));
 }
 
@@ -133,16 +149,23 @@ TEST(TranslationFile, InconsistentImagesAreRefused) {
     return rejected && !why.empty();
   };
   EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].offset = 3; }));         // overlaps block 0
-  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].code_begin = 6; }));     // code past the end
-  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[0].marks_count = 4; }));    // marks past the end
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].code_begin = 8; }));     // code past the end
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[0].marks_count = 5; }));    // marks past the end
   EXPECT_TRUE(refused([](TranslationImage& im) { im.marks[1].host_words = 5; }));      // mark beyond its block
   EXPECT_TRUE(refused([](TranslationImage& im) { im.marks[1].guest_bytes = 16; }));    // mark beyond guest range
-  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].pages_count = 3; }));    // pages past the end
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].pages_count = 4; }));    // pages past the end
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].file = 2; }));           // no such file
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].file = 1; }));           // link across files
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].unlinked = 9; }));        // unlinked elsewhere
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[2].reserved = 1; }));
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].pool_count = 2; }));     // pool past the block
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[0].pool_words = 1; }));     // pool misaligned
   EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[0].words = 0; }));          // empty block
   EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[0].guest_end = 0x401000; }));
-  EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].target = 2; }));          // no such block
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].target = 3; }));          // no such block
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].source = 1; }));          // site not in it
   EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].site = 7; }));            // between blocks
-  EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].site = 13; }));           // after the last
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].site = 16; }));           // after the last
 }
 
 TEST(TranslationFile, WriteCreatesDirectoriesAndReplacesAtomically) {

@@ -106,8 +106,21 @@ TEST(X87Frontend, StackInstructions) {
   expect({0xdf, 0xc2}, X87Op::Free, X87Mem::None, 2, kX87Pop);    // ffreep st2
   expect({0xda, 0xc5}, X87Op::CondMove, X87Mem::None, 5, 0);      // fcmovb st0, st5
   expect({0xd9, 0xeb}, X87Op::LoadConst, X87Mem::None, 2, 0);     // fldpi (constant 2)
-  Call c = translate_one({0xd9, 0xc9});  // FIP for fnstenv: the low half of the address
-  EXPECT_EQ(c.desc.fip, static_cast<uint32_t>(reinterpret_cast<uint64_t>(code.data())));
+}
+
+// FNSTENV's FIP is the low half of the instruction's address, which the
+// helper takes from the RIP stored before the call: the descriptor, saved
+// with relocatable translations, holds no address.
+TEST(X87Frontend, InstructionPointerComesFromTheState) {
+  GuestState s{};
+  s.fcw = 0x37f;
+  s.ftw = 0xffff;
+  s.rip = 0x00007f12'89abcdefull;
+  X87Desc d{X87Op::LoadConst};
+  d.reg = 0;  // fld1
+  helper_x87(&s, 0, d.pack());
+  EXPECT_EQ(s.x87_fip, 0x89abcdefu);
+  EXPECT_EQ(d.pack() >> 32, 0u);
 }
 
 // The undocumented aliases every x87 CPU runs: their documented twins'

@@ -5,7 +5,12 @@
 # (scripts/phybin-world).  Standard output byte for byte and the exit
 # status must be the same; standard error is shown when they are not.
 #
-# usage: run_world_test.sh NAME
+# usage: run_world_test.sh [--warm] NAME
+#
+# --warm: phybin runs twice with a fresh translation cache directory; the
+# second run must load the first run's translations, wake blocks of the
+# files it uses (the dynamic loader's libraries included, moved to where
+# they load this time) and still give the native output.
 #
 # Both runs start the root's /bin/sh with the case's command, in a fresh
 # copy of data/ under /tmp, with the environment PATH=/usr/bin:/bin
@@ -17,7 +22,12 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../../scripts/lib.sh
 source "$here/../../scripts/lib.sh"
 
-[[ $# -eq 1 ]] || die "usage: run_world_test.sh NAME"
+warm=0
+if [[ ${1:-} == --warm ]]; then
+  warm=1
+  shift
+fi
+[[ $# -eq 1 ]] || die "usage: run_world_test.sh [--warm] NAME"
 name=$1
 line=$(grep -m1 -e "^$name | " "$here/cases.list") || die "no case '$name' in $here/cases.list"
 command=${line#* | }
@@ -35,9 +45,7 @@ cleanup() {
   as_root rmdir "$root$scratch/native" "$root$scratch" 2>/dev/null
 }
 trap cleanup EXIT
-for run in native phybin; do
-  mkdir -p "$scratch/$run" && cp -r "$here/data/." "$scratch/$run/" || die "cannot copy data/"
-done
+mkdir -p "$scratch/native" && cp -r "$here/data/." "$scratch/native/" || die "cannot copy data/"
 guest_env=(PATH=/usr/bin:/bin LANG=C.UTF-8 HOME=/nonexistent)
 
 # The native run sees the machine's /proc and /dev, as the phybin run does.
@@ -51,10 +59,40 @@ as_root unshare --mount --propagation private -- bash -c '
   >"$scratch/native.out" 2>"$scratch/native.err" </dev/null
 native_status=$?
 
-(cd "$scratch/phybin" && env -i "${guest_env[@]}" PHYBIN_ROOTFS="$root" PHYBIN_CACHE_DIR=off \
-  ${PHYBIN_BIN:+PHYBIN_BIN="$PHYBIN_BIN"} "$PHYBIN_REPO/scripts/phybin-world" /bin/sh -c "$command") \
-  >"$scratch/phybin.out" 2>"$scratch/phybin.err" </dev/null
-phybin_status=$?
+# run_phybin RUN CACHE_SETTINGS...: one phybin run in a fresh copy of data/.
+run_phybin() {
+  local run=$1
+  shift
+  rm -rf "$scratch/phybin" && mkdir -p "$scratch/phybin" && cp -r "$here/data/." "$scratch/phybin/" ||
+    die "cannot copy data/"
+  (cd "$scratch/phybin" && env -i "${guest_env[@]}" PHYBIN_ROOTFS="$root" "$@" \
+    ${PHYBIN_BIN:+PHYBIN_BIN="$PHYBIN_BIN"} "$PHYBIN_REPO/scripts/phybin-world" /bin/sh -c "$command") \
+    >"$scratch/$run.out" 2>"$scratch/$run.err" </dev/null
+}
+if [[ $warm == 1 ]]; then
+  cache=(PHYBIN_CACHE_DIR="$scratch/translations" PHYBIN_LOG_LEVEL=2)
+  run_phybin cold "${cache[@]}"
+  cold_status=$?
+  if ! cmp -s "$scratch/native.out" "$scratch/cold.out" || [[ $cold_status -ne $native_status ]]; then
+    echo "FAIL: $name: the cold run (which saves) differs: status $cold_status"
+    diff -u --label native --label cold "$scratch/native.out" "$scratch/cold.out" | head -20
+    head -c 3000 "$scratch/cold.err"
+    exit 1
+  fi
+  run_phybin phybin "${cache[@]}"
+  phybin_status=$?
+  woken=$(grep -c '^phybin: [0-9]* of [0-9]* saved blocks woken' "$scratch/phybin.err")
+  moved=$(grep -c '^phybin: [0-9]* of [0-9]* saved blocks woken .*(moved by [+-][1-9]' "$scratch/phybin.err")
+  if ((woken == 0)); then
+    echo "FAIL: $name: the warm run woke no saved translations"
+    grep '^phybin:' "$scratch/cold.err" "$scratch/phybin.err" | head -20
+    exit 1
+  fi
+  warm_note=", warm run: saved blocks of $woken files woken ($moved of them loaded elsewhere than in the cold run)"
+else
+  run_phybin phybin PHYBIN_CACHE_DIR=off
+  phybin_status=$?
+fi
 
 if [[ $native_status -eq 125 ]]; then
   echo "FAIL: $name: the native run could not be set up"
@@ -62,7 +100,7 @@ if [[ $native_status -eq 125 ]]; then
   exit 1
 fi
 if cmp -s "$scratch/native.out" "$scratch/phybin.out" && [[ $native_status -eq $phybin_status ]]; then
-  echo "PASS: $name: stdout $(wc -c <"$scratch/native.out") bytes identical, status $native_status"
+  echo "PASS: $name: stdout $(wc -c <"$scratch/native.out") bytes identical, status $native_status${warm_note:-}"
   exit 0
 fi
 echo "FAIL: $name: native status $native_status, phybin status $phybin_status"
