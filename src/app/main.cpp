@@ -227,6 +227,9 @@ sys::GuestRoot guest_root(const Settings& settings) {
   process.before_exit = &before_exit;
   process.invalidate_code = &runtime::invalidate_guest_code;
   process.host_signal_handler = &runtime::host_signal_handler;
+  process.fxsave = &runtime::save_fpu_state;
+  process.fxrstor = &runtime::restore_fpu_state;
+  process.set_mxcsr = &runtime::set_guest_mxcsr;
   process.start_thread = &runtime::start_guest_thread;
   process.exit_thread = &runtime::exit_guest_thread;
   sys::init_process(process);

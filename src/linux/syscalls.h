@@ -54,6 +54,11 @@ struct ProcessConfig {
   // the host when the guest installs a handler (rt_sigaction).  Without it
   // guest handlers are only recorded.
   void (*host_signal_handler)(int sig, siginfo_t* info, void* ucontext) = nullptr;
+  // The guest's x87/SSE state to and from an FXSAVE image, and setting
+  // MXCSR: what signal frames need of the x86 layer (signal_delivery.cpp).
+  void (*fxsave)(GuestState& st, void* image) = nullptr;
+  void (*fxrstor)(GuestState& st, const void* image) = nullptr;
+  void (*set_mxcsr)(GuestState& st, uint32_t mxcsr) = nullptr;
   // clone of a thread: starts a guest thread whose state is `parent`'s,
   // returning 0 from the call at its next instruction; returns the new
   // thread's TID (after CLONE_PARENT_SETTID and CLONE_CHILD_SETTID are
@@ -85,7 +90,7 @@ struct ProcessInfo {
   uint64_t robust_list_len = 0;
 
   // The guest's view of its signal dispositions ([0] unused), shared by
-  // its threads.  The runtime delivers to guest handlers.
+  // its threads (signal_delivery.cpp delivers to guest handlers).
   X86KernelSigaction signal_actions[kX86NumSignals + 1] = {};
 };
 

@@ -4,6 +4,7 @@
 // rule the frontend follows too).
 #include <cstdint>
 
+#include "linux/signal_delivery.h"
 #include "runtime/guest_thread.h"
 #include "runtime/signals.h"
 #include "x86/decoder.h"
@@ -27,7 +28,7 @@ void GuestThread::repair_fault_flags(uint64_t block_start) {
     pc += insn->info.length;
   }
   const x86::FaultView at{st.gpr, st.fs_base, st.gs_base, st.fault_spill,
-                          [](void* out, uint64_t address, size_t n) { return guest_read(out, address, n); }};
+                          [](void* out, uint64_t address, size_t n) { return sys::guest_read(out, address, n); }};
   tracker.reconstruct(at, st.rflags);
 }
 

@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "ir/passes.h"
+#include "linux/signal_delivery.h"
 #include "runtime/host_disasm.h"
 #include "runtime/signals.h"
 #include "x86/lazy_flags.h"
@@ -123,7 +124,7 @@ void GuestThread::raise_fetch_fault() {
 
 void GuestThread::untranslatable() const {
   const std::string message = frontend_.untranslatable_message(state_->rip);
-  if (!guest_handles_fault(SIGILL)) fatal(ErrorCode::PHYBIN_ERR_ILLEGAL_INSTR, message);
+  if (!sys::guest_handles_fault(SIGILL)) fatal(ErrorCode::PHYBIN_ERR_ILLEGAL_INSTR, message);
   logf(LogLevel::Warn, "phybin: %s: the guest's SIGILL handler runs, as on a CPU without it", message.c_str());
 }
 
@@ -164,7 +165,7 @@ void GuestThread::enter(const uint32_t* code) {
   flags.busy = 0;
   flags.in_guest = 1;
   // A signal that came while busy: its handler saw no code to stop.
-  if (!signals_pending()) process_.stubs().enter(state_, code);
+  if (!sys::signals_pending()) process_.stubs().enter(state_, code);
   flags.in_guest = 0;
   flags.in_syscall = 0;
 }
@@ -188,7 +189,7 @@ void GuestThread::run() {
     state.exit_link = 0;
     if (process_.invalidations_deferred()) process_.run_deferred_invalidations();
     // A handler now runs instead of the exit's target: nothing to link.
-    if ((signals_pending() || signals_held()) && deliver_pending_signals(state)) site = nullptr;
+    if ((sys::signals_pending() || sys::signals_held()) && sys::deliver_pending_signals(state)) site = nullptr;
     if (fp_mode_changed()) {
       change_fp_mode();
       site = nullptr;
@@ -220,7 +221,7 @@ void GuestThread::run() {
       continue;
     }
     enter_if_current(code, generation);
-    set_temporary_mask_syscall(false);
+    sys::set_temporary_mask_syscall(false);
   }
 }
 

@@ -4,6 +4,7 @@
 // What guest code changes do to the translations is Process's.
 #include <cerrno>
 
+#include "linux/signal_delivery.h"
 #include "linux/signal_frame.h"
 #include "linux/syscalls.h"
 #include "linux/x86_abi.h"
@@ -75,7 +76,7 @@ bool GuestThread::emulate_vsyscall() {
     default: return false;
   }
   uint64_t return_address;
-  if (!guest_read(&return_address, st.gpr[RSP], sizeof return_address)) return false;
+  if (!sys::guest_read(&return_address, st.gpr[RSP], sizeof return_address)) return false;
   const GuestState before = st;
   st.gpr[RAX] = nr;
   host_call(false);
@@ -92,11 +93,11 @@ bool GuestThread::emulate_vsyscall() {
 void GuestThread::host_call(bool interruptible) {
   GuestState& s = *state_;
   GuestThreadFlags& flags = thread_flags();
-  set_temporary_mask_syscall(has_temporary_mask(s.gpr[RAX] & 0xffffffff));
+  sys::set_temporary_mask_syscall(has_temporary_mask(s.gpr[RAX] & 0xffffffff));
   flags.in_syscall = 1;
-  sys::handle_syscall(s, interruptible ? &flags.pending : nullptr);
+  sys::handle_syscall(s, interruptible ? &sys::signal_pending_flag() : nullptr);
   flags.in_syscall = 0;
-  set_temporary_mask_syscall(false);
+  sys::set_temporary_mask_syscall(false);
 }
 
 uint64_t GuestThread::syscall_entry(GuestState* s, uint64_t, uint64_t) {
@@ -125,10 +126,10 @@ void GuestThread::back_from_system_call(unsigned generation) {
 // handler returns to the syscall instruction, which then runs.
 void GuestThread::system_call() {
   GuestState& s = *state_;
-  if (signals_pending() && deliver_pending_signals(s)) leave_to_dispatcher();
+  if (sys::signals_pending() && sys::deliver_pending_signals(s)) leave_to_dispatcher();
   const uint64_t nr = s.gpr[RAX] & 0xffffffff;
   if (nr == sys::X86_NR_rt_sigreturn) {
-    sigreturn(s);
+    sys::sigreturn(s);
     leave_to_dispatcher();
   }
   const uint64_t saved_rax = s.gpr[RAX];
@@ -143,16 +144,16 @@ void GuestThread::system_call() {
     // A signal came just before the call started: as natively, its
     // handler runs first and returns to the syscall instruction.
     s.gpr[RAX] = saved_rax;
-    if (deliver_pending_signals(s)) leave_to_dispatcher();
+    if (sys::deliver_pending_signals(s)) leave_to_dispatcher();
     host_call(false);  // nothing to deliver after all (blocked, ignored)
   }
-  if (!signals_pending() && !signals_held()) return;
+  if (!sys::signals_pending() && !sys::signals_held()) return;
   // Deliver now, after what the syscall instruction does: RCX = the next
   // address, R11 = RFLAGS.  An interrupted call runs again after the
   // handler when the handler has SA_RESTART.
   const GuestState before = s;
   const bool restart = static_cast<int64_t>(s.gpr[RAX]) == -EINTR && !never_restarted(nr) &&
-                       (first_pending_signal_flags() & sys::kX86SaRestart);
+                       (sys::first_pending_signal_flags() & sys::kX86SaRestart);
   if (restart) {
     s.gpr[RCX] = s.rip + kSyscallInsnBytes;
     s.gpr[R11] = s.rflags;
@@ -160,7 +161,7 @@ void GuestThread::system_call() {
   } else {
     finish_syscall_instruction(s);
   }
-  if (deliver_pending_signals(s)) leave_to_dispatcher();
+  if (sys::deliver_pending_signals(s)) leave_to_dispatcher();
   s = before;  // nothing delivered (blocked or ignored): the block goes on
 }
 

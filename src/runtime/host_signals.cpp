@@ -11,10 +11,10 @@
 
 #include "arm64/regmap.h"
 #include "common/log.h"
+#include "linux/signal_delivery.h"
 #include "linux/syscalls.h"
 #include "runtime/guest_thread.h"
 #include "runtime/signals.h"
-#include "runtime/signals_internal.h"
 
 namespace phybin::runtime {
 
@@ -108,9 +108,9 @@ bool divert_guest_fault(int sig, siginfo_t* info, ucontext_t* uc, GuestThread& t
     capture_guest_registers(st, mc);
     st.rip = at.guest_pc;
     thread.repair_fault_flags(at.block_start);
-    queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));
+    sys::queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));
   } else if (!process.in_code_cache(pc)) {
-    queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));
+    sys::queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));
   } else {
     return false;  // in a stub: phybin's own
   }
@@ -169,14 +169,14 @@ void request_delivery(ucontext_t* uc) {
 void fault_handler(int sig, siginfo_t* info, void* context) {
   auto* uc = static_cast<ucontext_t*>(context);
   if (info->si_code <= 0) {  // sent with kill() & co., not a fault
-    record_async_signal(sig, info);
+    sys::record_async_signal(sig, info);
     request_delivery(uc);
     return;
   }
   GuestThread* thread = GuestThread::current();
   if (thread && sig == SIGSEGV && info->si_code == SEGV_ACCERR && handle_code_write(*thread, info, uc))
     return;
-  if (sigjmp_buf* guard = copy_guard()) siglongjmp(*guard, 1);
+  if (sigjmp_buf* guard = sys::copy_guard()) siglongjmp(*guard, 1);
   if (thread && divert_guest_fault(sig, info, uc, *thread)) return;
   // phybin's own: say where, for the bug report (the process dies anyway).
   logf(LogLevel::Error, "phybin: internal fault: signal %d at pc %#llx (%s), address %#llx, guest thread %s", sig,
@@ -197,7 +197,7 @@ void host_signal_handler(int sig, siginfo_t* info, void* context) {
     fault_kills(sig);
     return;
   }
-  record_async_signal(sig, info);
+  sys::record_async_signal(sig, info);
   request_delivery(static_cast<ucontext_t*>(context));
 }
 
