@@ -73,6 +73,7 @@ void register_process_syscalls(SyscallTable& table);
 void register_signal_syscalls(SyscallTable& table);
 void register_exec_syscalls(SyscallTable& table);
 void register_net_syscalls(SyscallTable& table);
+void register_ipc_syscalls(SyscallTable& table);
 // open of /proc/self/maps, /proc/self/auxv or /proc/cpuinfo: a descriptor
 // of a memory file with the guest's view (or -errno); nothing for any other
 // path (proc_files.cpp).
@@ -158,5 +159,10 @@ void init_guest_signals(ProcessInfo& info);
 
 // Tells the runtime that guest memory [start, start + length) changed.
 void invalidate_guest_code(uint64_t start, uint64_t length);
+
+// Shared memory is a file of the kernel's own (shared anonymous memory,
+// System V segments): its device and inode, as the host's /proc/self/maps
+// gives them for the mapping at `start` (sys_memory.cpp).
+void host_mapping_identity(uint64_t start, MappingSource& source);
 
 }  // namespace phybin::sys

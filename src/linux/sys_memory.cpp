@@ -63,21 +63,6 @@ bool scan_host_maps(Visit visit) {
   return true;
 }
 
-// Shared anonymous memory is a file of the kernel's own: its device and
-// inode are what the host's /proc/self/maps says of the mapping at `start`.
-void host_mapping_identity(uint64_t start, AddressSpace::Source& source) {
-  scan_host_maps([&](const char* line) {
-    unsigned long low, high, offset, inode;
-    unsigned major_number, minor_number;
-    if (std::sscanf(line, "%lx-%lx %*s %lx %x:%x %lu", &low, &high, &offset, &major_number, &minor_number, &inode) != 6 ||
-        low != start)
-      return true;
-    source.dev = makedev(major_number, minor_number);
-    source.inode = inode;
-    return false;
-  });
-}
-
 uint64_t page_up(uint64_t value) {
   const uint64_t page = process().page_size;
   return (value + page - 1) & ~(page - 1);
@@ -227,6 +212,22 @@ int64_t sys_brk(const SyscallArgs& s) {
 }
 
 }  // namespace
+
+// Shared anonymous memory is a file of the kernel's own: its device and
+// inode are what the host's /proc/self/maps says of the mapping at `start`.
+void host_mapping_identity(uint64_t start, MappingSource& source) {
+  scan_host_maps([&](const char* line) {
+    unsigned long low, high, offset, inode;
+    unsigned major_number, minor_number;
+    if (std::sscanf(line, "%lx-%lx %*s %lx %x:%x %lu", &low, &high, &offset, &major_number, &minor_number, &inode) != 6 ||
+        low != start)
+      return true;
+    source.dev = makedev(major_number, minor_number);
+    source.inode = inode;
+    return false;
+  });
+}
+
 
 void register_memory_syscalls(SyscallTable& t) {
   t.add(X86_NR_mmap, sys_mmap);

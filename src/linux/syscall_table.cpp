@@ -41,6 +41,7 @@ const SyscallTable& syscall_table() {
     register_signal_syscalls(t);
     register_exec_syscalls(t);
     register_net_syscalls(t);
+    register_ipc_syscalls(t);
     register_path_names(t);
     return t;
   }();
