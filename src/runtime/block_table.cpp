@@ -24,7 +24,7 @@ BlockTable::Index BlockTable::add(uint64_t guest_start, uint64_t guest_end, cons
     marks_.push_back(PackedMark{static_cast<uint16_t>(m.host_offset), static_cast<uint16_t>(m.guest - guest_start)});
   }
   const Index index = push_block(guest_start, guest_end, host, words, marks_begin);
-  by_guest_[guest_start] = index;
+  by_guest_.set(guest_start, index);
   return index;
 }
 
@@ -56,7 +56,7 @@ void BlockTable::wake(Index block, uint64_t guest_start, uint64_t guest_end) {
   info.pages_begin = static_cast<uint32_t>(pages_.size());
   info.pages_count = 0;
   info.valid = true;
-  by_guest_[guest_start] = block;
+  by_guest_.set(guest_start, block);
 }
 
 // The block whose marks were just appended from `marks_begin` on.
@@ -86,8 +86,7 @@ void BlockTable::depends_on_page(Index block, uint64_t page) {
 }
 
 BlockTable::Index BlockTable::find_guest(uint64_t pc) const {
-  auto it = by_guest_.find(pc);
-  return it == by_guest_.end() ? kNone : it->second;
+  return by_guest_.find(pc);
 }
 
 BlockTable::Index BlockTable::find_host(const void* pc) const {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "arm64/backend.h"
+#include "runtime/guest_index.h"
 #include "runtime/translation_file.h"
 
 namespace phybin::runtime {
@@ -63,8 +64,11 @@ class BlockTable {
   // of a block's first mark (returned here for the first) and its count.
   uint32_t append_marks(const PackedMark* marks, size_t count);
   Index add_dormant(const uint32_t* host, uint32_t words, uint32_t marks_begin, uint32_t marks_count);
-  // Room for `more` blocks in the guest address index (before waking many).
-  void reserve(size_t more) { by_guest_.reserve(by_guest_.size() + more); }
+  // Room for `more` blocks (before adding or waking many).
+  void reserve(size_t more) {
+    by_guest_.reserve(by_guest_.size() + more);
+    blocks_.reserve(blocks_.size() + more);
+  }
   // The dormant `block` now translates guest [start, end); its pages
   // follow (depends_on_page), before the next add or wake.
   void wake(Index block, uint64_t guest_start, uint64_t guest_end);
@@ -118,7 +122,7 @@ class BlockTable {
   std::vector<BlockInfo> blocks_;
   std::vector<PackedMark> marks_;
   std::vector<uint64_t> pages_;
-  std::unordered_map<uint64_t, Index> by_guest_;
+  GuestIndex by_guest_;
   std::map<uint64_t, std::vector<Index>> by_page_;  // guest page -> blocks made from it
   // Consecutive blocks mostly come from the same page: its list, cached.
   uint64_t last_page_ = 1;
@@ -137,8 +141,7 @@ size_t BlockTable::invalidate(uint64_t begin, uint64_t end, Fn&& on_drop) {
       BlockInfo& info = blocks_[b];
       if (!info.valid) continue;
       info.valid = false;
-      auto it = by_guest_.find(info.guest_start);
-      if (it != by_guest_.end() && it->second == b) by_guest_.erase(it);
+      by_guest_.erase(info.guest_start, b);
       on_drop(info);
       ++dropped;
     }

@@ -184,6 +184,7 @@ void Process::place_saved_blocks(TranslationImage image) {
   cache_.commit(begin + image.cache_words());
   auto saved = std::make_unique<SavedCode>();
   saved->first = static_cast<BlockTable::Index>(blocks_.size());
+  blocks_.reserve(image.blocks.size());
   const uint32_t marks = blocks_.append_marks(image.marks.data(), image.marks.size());
   for (const SavedBlock& b : image.blocks) {
     const BlockTable::Index index = blocks_.add_dormant(begin + b.offset, b.words, marks + b.marks_begin, b.marks_count);
