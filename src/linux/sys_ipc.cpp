@@ -1,4 +1,5 @@
-// System V IPC: shared memory, semaphores and message queues.  The calls
+// System V IPC (shared memory, semaphores, message queues) and POSIX
+// message queues.  The calls
 // are the host's; what differs for the guest is where an attached segment
 // lands (below x86-64's user-space limit, SHM_RND to x86-64's 4 KiB
 // SHMLBA, where AArch64's is 16 KiB), that the guest's mappings must know
@@ -151,6 +152,15 @@ void register_ipc_syscalls(SyscallTable& t) {
   t.pass(X86_NR_msgsnd, SYS_msgsnd);
   t.pass(X86_NR_msgrcv, SYS_msgrcv);
   t.pass(X86_NR_msgctl, SYS_msgctl);
+  // POSIX message queues: names live in the kernel's mqueue file system,
+  // not in the x86-64 root; struct mq_attr and struct sigevent have one
+  // layout on both.
+  t.pass(X86_NR_mq_open, SYS_mq_open);
+  t.pass(X86_NR_mq_unlink, SYS_mq_unlink);
+  t.pass(X86_NR_mq_timedsend, SYS_mq_timedsend);
+  t.pass(X86_NR_mq_timedreceive, SYS_mq_timedreceive);
+  t.pass(X86_NR_mq_notify, SYS_mq_notify);
+  t.pass(X86_NR_mq_getsetattr, SYS_mq_getsetattr);
 }
 
 }  // namespace phybin::sys

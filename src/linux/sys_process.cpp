@@ -299,6 +299,11 @@ void register_process_syscalls(SyscallTable& t) {
   t.add(X86_NR_clone3, sys_clone3);
   t.pass(X86_NR_wait4, SYS_wait4);
   t.pass(X86_NR_waitid, SYS_waitid);
+  // A pidfd names a process, not memory: the host's calls as they are
+  // (pidfd_send_signal's siginfo has one layout on both).
+  t.pass(X86_NR_pidfd_open, SYS_pidfd_open);
+  t.pass(X86_NR_pidfd_send_signal, SYS_pidfd_send_signal);
+  t.pass(X86_NR_pidfd_getfd, SYS_pidfd_getfd);
   t.add(X86_NR_arch_prctl, sys_arch_prctl);
   t.add(X86_NR_set_tid_address, sys_set_tid_address);
   t.add(X86_NR_set_robust_list, sys_set_robust_list);
