@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <string>
 
@@ -31,6 +33,17 @@ std::string checked_rootfs(const std::string& dir, const char* from) {
     throw Error(ErrorCode::PHYBIN_ERR_USAGE,
                 std::string(from) + "='" + dir + "' must name an existing directory by its absolute path");
   return dir;
+}
+
+uint64_t checked_signal_mask(const std::string& text) {
+  constexpr uint64_t kAllowed = (uint64_t{1} << (SIGSEGV - 1)) | (uint64_t{1} << (SIGBUS - 1));
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0 || (value & ~kAllowed) != 0)
+    throw Error(ErrorCode::PHYBIN_ERR_USAGE,
+                "--blocked-signals '" + text + "' must be a decimal mask of the SIGSEGV and SIGBUS bits");
+  return value;
 }
 
 namespace {

@@ -21,6 +21,9 @@ struct Settings {
   std::string log_file;
   // PHYBIN_ROOTFS (or --rootfs): a separate x86-64 root; empty: the machine's files.
   std::string rootfs;
+  // --blocked-signals: the SIGSEGV and SIGBUS bits (sig - 1) an execve'ing
+  // guest blocked, which the host's mask does not carry.
+  uint64_t blocked_runtime_signals = 0;
   // PHYBIN_CACHE_DIR: where translations are kept between runs; empty: not kept.
   std::string translation_dir;
   std::string cache_source = "default";
@@ -31,6 +34,8 @@ Settings read_settings();
 
 // `dir` as an x86-64 root; throws Error(PHYBIN_ERR_USAGE) naming `from`.
 std::string checked_rootfs(const std::string& dir, const char* from);
+// A --blocked-signals value: a decimal mask of SIGSEGV and SIGBUS bits only.
+uint64_t checked_signal_mask(const std::string& text);
 
 // "64" -> 64 MiB, "512K" -> 512 KiB, "1M"/"1G" as said.
 size_t parse_size(const std::string& text, const char* name);

@@ -35,9 +35,10 @@ namespace {
 
 void usage(FILE* out) {
   std::fprintf(out,
-               "usage: phybin [run] [--argv0 NAME] [--rootfs DIR] [--] PROGRAM [ARGS...]\n"
+               "usage: phybin [run] [--argv0 NAME] [--rootfs DIR] [--blocked-signals MASK] [--] PROGRAM [ARGS...]\n"
                "                                  run an x86-64 Linux program (--argv0: its argv[0] when\n"
-               "                                  not PROGRAM; --rootfs: as PHYBIN_ROOTFS)\n"
+               "                                  not PROGRAM; --rootfs: as PHYBIN_ROOTFS; --blocked-signals:\n"
+               "                                  SIGSEGV/SIGBUS bits the guest blocks, from an execve)\n"
                "       phybin --help | --version\n"
                "settings (environment): PHYBIN_CACHE_SIZE (MiB, or 512K), PHYBIN_CACHE_DIR (saved\n"
                "translations; off), PHYBIN_LOG_LEVEL (0-3), PHYBIN_LOG_FILE, PHYBIN_STRICT_FLAGS, PHYBIN_EXACT_MXCSR,\n"
@@ -233,6 +234,7 @@ sys::GuestRoot guest_root(const Settings& settings) {
   process.start_thread = &runtime::start_guest_thread;
   process.exit_thread = &runtime::exit_guest_thread;
   sys::init_process(process);
+  sys::set_guest_signal_mask(sys::guest_signal_mask() | settings.blocked_runtime_signals);
   record_initial_mappings(program, stack_info, stack.executable, root);
 
   static GuestState state;
@@ -283,13 +285,15 @@ int main_impl(int argc, char** argv) {
     std::printf("phybin 0.1\n");
     return 0;
   }
-  // execve of an x86-64 program (sys_exec.cpp) passes the guest's argv[0]
-  // and the x86-64 root (which the guest's environment may have dropped).
+  // execve of an x86-64 program (sys_exec.cpp) passes the guest's argv[0],
+  // the x86-64 root (which the guest's environment may have dropped) and
+  // the guest's blocking of SIGSEGV and SIGBUS (not on the host's mask).
   std::optional<std::string> argv0;
-  while (arg == "--argv0" || arg == "--rootfs") {
+  while (arg == "--argv0" || arg == "--rootfs" || arg == "--blocked-signals") {
     if (first + 2 >= argc) throw Error(ErrorCode::PHYBIN_ERR_USAGE, arg + " needs a value and a program");
     if (arg == "--argv0") argv0 = argv[first + 1];
-    else settings.rootfs = checked_rootfs(argv[first + 1], "--rootfs");
+    else if (arg == "--rootfs") settings.rootfs = checked_rootfs(argv[first + 1], "--rootfs");
+    else settings.blocked_runtime_signals = checked_signal_mask(argv[first + 1]);
     first += 2;
     arg = argv[first];
   }

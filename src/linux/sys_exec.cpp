@@ -105,6 +105,10 @@ int64_t exec_under_phybin(const std::string& program, std::vector<std::string> a
   if (phybin.empty()) return -ENOEXEC;
   std::vector<std::string> args = {phybin, "--argv0", argv.empty() ? program : argv[0]};
   if (config.root.active()) args.insert(args.end(), {"--rootfs", config.root.root()});
+  // The host's mask reaches the new phybin by itself, but for SIGSEGV and
+  // SIGBUS, which phybin never blocks on the host.
+  if (const uint64_t blocked = thread_signals().blocked_runtime_signals)
+    args.insert(args.end(), {"--blocked-signals", std::to_string(blocked)});
   args.insert(args.end(), {"--", program});
   for (size_t i = 1; i < argv.size(); ++i) args.push_back(std::move(argv[i]));
   logf(LogLevel::Info, "execve: %s starts under phybin", program.c_str());
@@ -123,9 +127,17 @@ int64_t do_execveat(int dirfd, uint64_t guest_path, uint64_t guest_argv, uint64_
   const std::string program_file = root.host_path(program);
   // The host starts it.  execveat only where execve cannot say the same
   // (qemu-user before 8.0 lacks it).
+  // A native program gets the guest's mask whole: SIGSEGV and SIGBUS are
+  // blocked on the host for the call (unblocked again if it fails).
   const auto native = [&] {
-    if (at_flags == 0) return host_syscall(SYS_execve, program_file.c_str(), guest_argv, guest_envp);
-    return host_syscall(SYS_execveat, dirfd, host_path_following_links(path), guest_argv, guest_envp, at_flags);
+    const uint64_t blocked = thread_signals().blocked_runtime_signals;
+    if (blocked) host_syscall(SYS_rt_sigprocmask, SIG_BLOCK, &blocked, nullptr, sizeof blocked);
+    const int64_t r = at_flags == 0
+                          ? host_syscall(SYS_execve, program_file.c_str(), guest_argv, guest_envp)
+                          : host_syscall(SYS_execveat, dirfd, host_path_following_links(path), guest_argv, guest_envp,
+                                         at_flags);
+    if (blocked) host_syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &blocked, nullptr, sizeof blocked);
+    return r;
   };
   if (int64_t r = host_syscall(SYS_faccessat, AT_FDCWD, program_file.c_str(), X_OK); r < 0) return r;
   Header h;
