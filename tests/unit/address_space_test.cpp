@@ -111,5 +111,62 @@ TEST(AddressSpace, MapsTextAsLinuxWritesIt) {
             "/usr/lib/x86_64-linux-gnu/libc.so.6\n");
 }
 
+// What saved translations are matched against: which file is mapped where
+// (its offset 0 at start - offset, through splits and mremap), and whether
+// the guest's bytes there are still the file's: a private mapping never
+// writable.  Writable once stays changed, even when read-only again.
+TEST(AddressSpace, MappedFileNamesTheFileAndWhetherItIsUnchanged) {
+  AddressSpace space;
+  MappingSource lib;
+  lib.name = "/usr/lib/x86_64-linux-gnu/libm.so.6";
+  lib.offset = 0x1000;
+  lib.dev = makedev(8, 1);
+  lib.inode = 777;
+  lib.size = 0x30000;
+  lib.mtime_ns = 123456789;
+  space.map(0x7f0000001000, 3 * kPage, kRX, lib);
+  auto m = space.mapped_file(0x7f0000002abc);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->file_start, 0x7f0000000000u);
+  EXPECT_EQ(m->inode, 777u);
+  EXPECT_EQ(m->size, 0x30000u);
+  EXPECT_EQ(m->mtime_ns, 123456789u);
+  EXPECT_EQ(m->name, lib.name);
+  EXPECT_TRUE(m->pristine);
+  EXPECT_EQ(m->prot, kRX);
+
+  // Text relocation: writable, written, read-only again: changed for good;
+  // the pages beside it are not.
+  space.protect(0x7f0000002000, kPage, kRW);
+  space.protect(0x7f0000002000, kPage, kRX);
+  EXPECT_FALSE(space.mapped_file(0x7f0000002000)->pristine);
+  EXPECT_TRUE(space.mapped_file(0x7f0000001000)->pristine);
+  EXPECT_TRUE(space.mapped_file(0x7f0000003000)->pristine);
+  EXPECT_EQ(space.mapped_file(0x7f0000003000)->file_start, 0x7f0000000000u);  // after the split
+
+  // mremap moves each part with what it is; the file starts elsewhere.
+  space.remap(0x7f0000001000, 3 * kPage, 0x7e0000001000, 3 * kPage, false);
+  EXPECT_TRUE(space.mapped_file(0x7e0000001000)->pristine);
+  EXPECT_FALSE(space.mapped_file(0x7e0000002000)->pristine);
+  EXPECT_TRUE(space.mapped_file(0x7e0000003000)->pristine);
+  EXPECT_EQ(space.mapped_file(0x7e0000003000)->file_start, 0x7e0000000000u);
+  EXPECT_FALSE(space.mapped_file(0x7f0000001000).has_value());
+
+  // Mapped anew: the file's bytes again.
+  space.map(0x7e0000002000, kPage, kRX, MappingSource{lib.name, 0x2000, lib.dev, lib.inode, lib.size, lib.mtime_ns});
+  EXPECT_TRUE(space.mapped_file(0x7e0000002000)->pristine);
+
+  // Writable from the start, shared, anonymous.
+  space.map(0x10000, kPage, kRW, lib);
+  EXPECT_FALSE(space.mapped_file(0x10000)->pristine);
+  MappingSource shared = lib;
+  shared.shared = true;
+  space.map(0x20000, kPage, kRX, shared);
+  EXPECT_FALSE(space.mapped_file(0x20000)->pristine);
+  space.map(0x30000, kPage, kRX);
+  EXPECT_FALSE(space.mapped_file(0x30000).has_value());
+  EXPECT_FALSE(space.mapped_file(0x40000).has_value());
+}
+
 }  // namespace
 }  // namespace phybin::sys
