@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstring>
+#include <span>
 #include <unordered_map>
 
 #include "common/log.h"
@@ -272,106 +273,138 @@ void Process::wake_saved_file(uint32_t file, uint64_t file_start, const std::str
        saved.blocks_of_file[file].size(), name.c_str(), static_cast<long long>(delta));
 }
 
-// The saved form of the blocks made from unchanged file code, and of the
-// dormant blocks of files this run never used (kept for the next): their
-// code as in the cache but with linked exits put back to their unlinked
-// form (the link may lead to a block that is not saved), and the links
-// between saved blocks listed apart.
+namespace {
+
+// The image a run saves, built block by block: the blocks made from
+// unchanged file code, and the dormant blocks of files this run never used
+// (kept for the next), with their code as in the cache; then the links.
+class ImageBuilder {
+ public:
+  ImageBuilder(TranslationImage& im, const BlockTable& blocks, const SavedCode* saved, const uint32_t* cache_begin)
+      : im_(im), blocks_(blocks), saved_(saved), begin_(cache_begin), saved_as_(blocks.size(), BlockTable::kNone) {
+    if (saved_) dormant_file_.assign(saved_->image.files.size(), -1);
+  }
+
+  void add_block(BlockTable::Index b) {
+    const BlockInfo& info = blocks_.at(b);
+    SavedBlock sb;
+    std::span<const uint64_t> pages(blocks_.pages_of(b), info.pages_count);
+    int32_t file = -1;
+    if (info.valid && !pages.empty()) {
+      file = file_of_pages(pages);
+      sb.guest_start = info.guest_start;
+      sb.guest_end = info.guest_end;
+    } else if (const SavedBlock* old = dormant(b)) {
+      file = file_of_dormant(old->file);
+      sb.guest_start = old->guest_start;
+      sb.guest_end = old->guest_end;
+      pages = {saved_->image.pages.data() + old->pages_begin, old->pages_count};
+    }
+    if (file >= 0) append(b, sb, static_cast<uint32_t>(file), pages);
+  }
+
+  // Links stay in the code when both ends are saved, of the same file;
+  // the others are undone in the copy (as exit_to left them).  Dormant
+  // blocks never ran: their links are the saved ones.
+  void add_links() {
+    for (const BlockTable::Link& l : blocks_.links()) {
+      const BlockTable::Index from = blocks_.find_host(l.site);
+      if (from != BlockTable::kNone) keep_link(from, l.site, l.unlinked, l.target);
+    }
+    if (!saved_) return;
+    for (const SavedLink& l : saved_->image.links) {
+      const BlockTable::Index from = saved_->first + l.source;
+      if (!blocks_.at(from).valid) keep_link(from, begin_ + l.site, begin_ + l.unlinked, saved_->first + l.target);
+    }
+  }
+
+ private:
+  // The saved form of a block that still waits (its file never woke).
+  const SavedBlock* dormant(BlockTable::Index b) const {
+    if (!saved_ || b < saved_->first || b - saved_->first >= saved_->image.blocks.size()) return nullptr;
+    const SavedBlock& old = saved_->image.blocks[b - saved_->first];
+    return saved_->files[old.file] == SavedCode::FileState::Waiting ? &old : nullptr;
+  }
+
+  // The saved file all of a block's pages come from, or -1.
+  int32_t file_of_pages(std::span<const uint64_t> pages) {
+    const int32_t file = file_of_page(pages[0]);
+    for (uint64_t page : pages.subspan(1))
+      if (file_of_page(page) != file) return -1;
+    return file;
+  }
+
+  int32_t file_of_page(uint64_t page) {
+    auto [it, fresh] = page_file_.try_emplace(page, -1);
+    if (!fresh) return it->second;
+    const std::optional<sys::MappedFile> m = guest_space().mapped_file(page);
+    if (!m || !unchanged_file_code(*m)) return -1;
+    size_t f = 0;
+    while (f < im_.files.size() && !(same_file(im_.files[f], *m) && im_.files[f].file_start == m->file_start)) ++f;
+    if (f == im_.files.size()) im_.files.push_back(SavedFile{m->dev, m->inode, m->size, m->mtime_ns, m->file_start});
+    return it->second = static_cast<int32_t>(f);
+  }
+
+  // Files of dormant blocks: as they were loaded (their pages need no look).
+  int32_t file_of_dormant(uint32_t saved_file) {
+    if (dormant_file_[saved_file] < 0) {
+      dormant_file_[saved_file] = static_cast<int32_t>(im_.files.size());
+      im_.files.push_back(saved_->image.files[saved_file]);
+    }
+    return dormant_file_[saved_file];
+  }
+
+  void append(BlockTable::Index b, SavedBlock sb, uint32_t file, std::span<const uint64_t> pages) {
+    const BlockInfo& info = blocks_.at(b);
+    sb.file = file;
+    sb.offset = static_cast<uint32_t>(info.host - begin_);
+    sb.words = info.host_words;
+    sb.indirect_words = info.indirect_words;
+    sb.pool_words = info.pool.offset_words;
+    sb.pool_count = info.pool.count;
+    sb.code_begin = static_cast<uint32_t>(im_.code.size());
+    im_.code.insert(im_.code.end(), info.host, info.host + info.host_words);
+    sb.marks_begin = static_cast<uint32_t>(im_.marks.size());
+    sb.marks_count = info.marks_count;
+    im_.marks.insert(im_.marks.end(), blocks_.marks_of(b), blocks_.marks_of(b) + info.marks_count);
+    sb.pages_begin = static_cast<uint32_t>(im_.pages.size());
+    sb.pages_count = static_cast<uint32_t>(pages.size());
+    im_.pages.insert(im_.pages.end(), pages.begin(), pages.end());
+    saved_as_[b] = static_cast<uint32_t>(im_.blocks.size());
+    im_.blocks.push_back(sb);
+  }
+
+  void keep_link(BlockTable::Index from, const uint32_t* site, const uint32_t* unlinked, BlockTable::Index to) {
+    if (saved_as_[from] == BlockTable::kNone) return;
+    const SavedBlock& sb = im_.blocks[saved_as_[from]];
+    if (saved_as_[to] != BlockTable::kNone && im_.blocks[saved_as_[to]].file == sb.file) {
+      im_.links.push_back({static_cast<uint32_t>(site - begin_), static_cast<uint32_t>(unlinked - begin_),
+                           saved_as_[from], saved_as_[to]});
+      return;
+    }
+    uint32_t* copy = im_.code.data() + sb.code_begin + (site - blocks_.at(from).host);
+    arm64::Assembler::patch_branch(copy, copy + (unlinked - site));
+  }
+
+  TranslationImage& im_;
+  const BlockTable& blocks_;
+  const SavedCode* saved_;
+  const uint32_t* begin_;
+  std::vector<uint32_t> saved_as_;  // table index -> image block, or kNone
+  std::unordered_map<uint64_t, int32_t> page_file_;
+  std::vector<int32_t> dormant_file_;
+};
+
+}  // namespace
+
 TranslationImage Process::saved_image() const {
   TranslationImage im;
   im.key = persist_key_;
   const SelfImage& self = self_image();
   for (size_t slot = 0; slot < helpers_.size(); ++slot) im.helper_offsets.push_back(helpers_.at(slot) - self.base);
-  const uint32_t* begin = cache_.blocks_begin();
-  // Which saved file each guest page's code comes from (-1: none).
-  std::unordered_map<uint64_t, int32_t> page_file;
-  auto file_of_page = [&](uint64_t page) {
-    auto [it, fresh] = page_file.try_emplace(page, -1);
-    if (!fresh) return it->second;
-    const std::optional<sys::MappedFile> m = guest_space().mapped_file(page);
-    if (!m || !unchanged_file_code(*m)) return -1;
-    size_t f = 0;
-    while (f < im.files.size() && !(same_file(im.files[f], *m) && im.files[f].file_start == m->file_start)) ++f;
-    if (f == im.files.size()) im.files.push_back(SavedFile{m->dev, m->inode, m->size, m->mtime_ns, m->file_start});
-    return it->second = static_cast<int32_t>(f);
-  };
-  // Files of dormant blocks: as they were saved (their pages need no look).
-  std::vector<int32_t> dormant_file(saved_ ? saved_->image.files.size() : 0, -1);
-  auto file_of_dormant = [&](uint32_t saved_file) {
-    if (dormant_file[saved_file] < 0) {
-      dormant_file[saved_file] = static_cast<int32_t>(im.files.size());
-      im.files.push_back(saved_->image.files[saved_file]);
-    }
-    return dormant_file[saved_file];
-  };
-  std::vector<uint32_t> saved_as(blocks_.size(), BlockTable::kNone);
-  for (BlockTable::Index b = 0; b < blocks_.size(); ++b) {
-    const BlockInfo& info = blocks_.at(b);
-    SavedBlock sb;
-    const uint64_t* pages = blocks_.pages_of(b);
-    uint32_t pages_count = info.pages_count;
-    int32_t file = -1;
-    if (info.valid && pages_count != 0) {
-      file = file_of_page(pages[0]);
-      for (uint32_t i = 1; i < pages_count && file >= 0; ++i)
-        if (file_of_page(pages[i]) != file) file = -1;
-      sb.guest_start = info.guest_start;
-      sb.guest_end = info.guest_end;
-    } else if (saved_ && b >= saved_->first && b - saved_->first < saved_->image.blocks.size()) {
-      const SavedBlock& old = saved_->image.blocks[b - saved_->first];
-      if (saved_->files[old.file] == SavedCode::FileState::Waiting) {
-        file = file_of_dormant(old.file);
-        sb.guest_start = old.guest_start;
-        sb.guest_end = old.guest_end;
-        pages = saved_->image.pages.data() + old.pages_begin;
-        pages_count = old.pages_count;
-      }
-    }
-    if (file < 0) continue;
-    sb.file = static_cast<uint32_t>(file);
-    sb.offset = static_cast<uint32_t>(info.host - begin);
-    sb.words = info.host_words;
-    sb.indirect_words = info.indirect_words;
-    sb.pool_words = info.pool.offset_words;
-    sb.pool_count = info.pool.count;
-    sb.code_begin = static_cast<uint32_t>(im.code.size());
-    im.code.insert(im.code.end(), info.host, info.host + info.host_words);
-    sb.marks_begin = static_cast<uint32_t>(im.marks.size());
-    sb.marks_count = info.marks_count;
-    for (uint32_t i = 0; i < info.marks_count; ++i) {
-      const BlockTable::PackedMark& m = blocks_.marks_of(b)[i];
-      im.marks.push_back({m.host_words, m.guest_bytes});
-    }
-    sb.pages_begin = static_cast<uint32_t>(im.pages.size());
-    sb.pages_count = pages_count;
-    im.pages.insert(im.pages.end(), pages, pages + pages_count);
-    saved_as[b] = static_cast<uint32_t>(im.blocks.size());
-    im.blocks.push_back(sb);
-  }
-  // Links stay in the code when both ends are saved, of the same file;
-  // the others are undone in the copy (as exit_to left them).
-  auto keep_link = [&](BlockTable::Index from, const uint32_t* site, const uint32_t* unlinked, BlockTable::Index to) {
-    if (saved_as[from] == BlockTable::kNone) return;
-    const SavedBlock& sb = im.blocks[saved_as[from]];
-    if (saved_as[to] != BlockTable::kNone && im.blocks[saved_as[to]].file == sb.file) {
-      im.links.push_back(
-          {static_cast<uint32_t>(site - begin), static_cast<uint32_t>(unlinked - begin), saved_as[from], saved_as[to]});
-      return;
-    }
-    uint32_t* copy = im.code.data() + sb.code_begin + (site - blocks_.at(from).host);
-    arm64::Assembler::patch_branch(copy, copy + (unlinked - site));
-  };
-  for (const BlockTable::Link& l : blocks_.links()) {
-    const BlockTable::Index from = blocks_.find_host(l.site);
-    if (from != BlockTable::kNone) keep_link(from, l.site, l.unlinked, l.target);
-  }
-  if (saved_) {  // dormant blocks never ran: their links are the saved ones
-    const TranslationImage& old = saved_->image;
-    for (const SavedLink& l : old.links) {
-      const BlockTable::Index from = saved_->first + l.source;
-      if (!blocks_.at(from).valid) keep_link(from, begin + l.site, begin + l.unlinked, saved_->first + l.target);
-    }
-  }
+  ImageBuilder builder(im, blocks_, saved_.get(), cache_.blocks_begin());
+  for (BlockTable::Index b = 0; b < blocks_.size(); ++b) builder.add_block(b);
+  builder.add_links();
   return im;
 }
 
