@@ -132,9 +132,6 @@ runtime::PersistOptions persist_options(const Settings& settings, const std::str
   return persist;
 }
 
-// What the kernel would have mapped for the program: its segments, its
-// interpreter's and its stack (below it the guard page, which is mapped
-// PROT_NONE).
 // A set-user-ID or set-group-ID program started through phybin (or
 // binfmt_misc without the C flag) runs with the caller's own IDs: the
 // kernel gives privileges only to the program it starts, phybin, which has
@@ -152,10 +149,7 @@ void record_image(sys::AddressSpace& space, const elf::LoadedImage& image, const
   struct stat st {};
   if (::stat(image.path.c_str(), &st) == 0) {
     source.name = root.guest_view(absolute_path(image.path));
-    source.dev = st.st_dev;
-    source.inode = st.st_ino;
-    source.size = static_cast<uint64_t>(st.st_size);
-    source.mtime_ns = sys::mtime_ns(st);
+    source.identify(st);
     warn_if_setuid(image.path, st);
   }
   for (const elf::MappedSegment& seg : image.segments) {
@@ -165,6 +159,9 @@ void record_image(sys::AddressSpace& space, const elf::LoadedImage& image, const
   }
 }
 
+// What the kernel would have mapped for the program: its segments, its
+// interpreter's and its stack (below it the guard page, which is mapped
+// PROT_NONE).
 void record_initial_mappings(const LoadedProgram& program, const elf::StackInfo& stack, bool executable_stack,
                              const sys::GuestRoot& root) {
   sys::AddressSpace& space = sys::process().address_space;

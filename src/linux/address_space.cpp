@@ -98,9 +98,10 @@ void AddressSpace::remap(uint64_t old_start, uint64_t old_length, uint64_t new_s
   const uint64_t new_size = new_end - new_begin;
   for (size_t i = 0; i < count && pieces[i].offset < new_size; ++i) {
     const uint64_t length = pieces[i].length < new_size - pieces[i].offset ? pieces[i].length : new_size - pieces[i].offset;
-    protect(new_begin + pieces[i].offset, length, pieces[i].prot);
-    if (!pieces[i].pristine) set_protection(new_begin + pieces[i].offset, new_begin + pieces[i].offset + length,
-                                            pieces[i].prot, true);
+    const uint64_t begin = new_begin + pieces[i].offset;
+    split_at(begin);
+    split_at(begin + length);
+    set_protection(begin, begin + length, pieces[i].prot, !pieces[i].pristine);
   }
 }
 

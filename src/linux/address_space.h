@@ -30,28 +30,34 @@ struct MappingSource {
   uint64_t dev = 0, inode = 0;
   uint64_t size = 0, mtime_ns = 0;  // the file's, when mapped (not shown)
   bool shared = false;
+
+  // The file's identity from its stat: device, inode, size, mtime.
+  void identify(const struct stat& st);
 };
+
+// A file's modification time in nanoseconds, as MappingSource keeps it.
+inline uint64_t mtime_ns(const struct stat& st) {
+  return static_cast<uint64_t>(st.st_mtim.tv_sec) * 1000000000u + static_cast<uint64_t>(st.st_mtim.tv_nsec);
+}
+
+inline void MappingSource::identify(const struct stat& st) {
+  dev = st.st_dev;
+  inode = st.st_ino;
+  size = static_cast<uint64_t>(st.st_size);
+  mtime_ns = sys::mtime_ns(st);
+}
 
 // Code from a file, as saved translations need to know it: which file
 // (device, inode, size and mtime together), where that file's offset 0 lies
 // in the guest's address space for this mapping, and whether the guest's
 // bytes are still the file's: a private mapping the guest never made
 // writable (a page it wrote, even if read-only again, is not).
-// A file's modification time in nanoseconds, as MappingSource keeps it.
-inline uint64_t mtime_ns(const struct stat& st) {
-  return static_cast<uint64_t>(st.st_mtim.tv_sec) * 1000000000u + static_cast<uint64_t>(st.st_mtim.tv_nsec);
-}
-
 struct MappedFile {
   uint64_t dev = 0, inode = 0, size = 0, mtime_ns = 0;
   uint64_t file_start = 0;  // mapping start - its file offset
   int prot = 0;
   bool pristine = false;
   std::string name;
-
-  bool same_file(const MappedFile& o) const {
-    return dev == o.dev && inode == o.inode && size == o.size && mtime_ns == o.mtime_ns;
-  }
 };
 
 class AddressSpace {

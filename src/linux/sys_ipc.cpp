@@ -47,21 +47,12 @@ static_assert(sizeof(X86SemidDs) == 104 && sizeof(HostSemidDs) == 88);
 // The kernel's command numbers (IPC_64 is implied on 64-bit).
 constexpr int kIpcStat = 2, kIpcSet = 1, kSemStat = 18, kSemStatAny = 20;
 
-// The size of segment `id`, or -errno.
-int64_t segment_size(int id) {
-  struct shmid_ds ds {};
-  const int64_t r = host_syscall(SYS_shmctl, id, IPC_STAT, &ds);
-  return r < 0 ? r : static_cast<int64_t>(ds.shm_segsz);
-}
-
-// Where Linux shows a System V segment: "/SYSV<key> (deleted)", with the
-// kernel's device and inode of the mapping.
-AddressSpace::Source segment_source(int id, uint64_t address) {
+// Where Linux shows a System V segment with key `key`: "/SYSV<key>
+// (deleted)", with the kernel's device and inode of the mapping.
+AddressSpace::Source segment_source(key_t key, uint64_t address) {
   AddressSpace::Source source;
-  struct shmid_ds ds {};
   char name[32];
-  std::snprintf(name, sizeof name, "/SYSV%08x (deleted)",
-                host_syscall(SYS_shmctl, id, IPC_STAT, &ds) == 0 ? static_cast<unsigned>(ds.shm_perm.__key) : 0u);
+  std::snprintf(name, sizeof name, "/SYSV%08x (deleted)", static_cast<unsigned>(key));
   source.name = name;
   source.shared = true;
   host_mapping_identity(address, source);
@@ -76,9 +67,9 @@ int64_t sys_shmat(const SyscallArgs& s) {
     address &= ~(kX86Shmlba - 1);
     flags &= ~kX86ShmRnd;
   }
-  const int64_t size = segment_size(id);
-  if (size < 0) return size;
-  const uint64_t length = (static_cast<uint64_t>(size) + process().page_size - 1) & ~(process().page_size - 1);
+  struct shmid_ds ds {};  // its size, and its key for /proc/self/maps
+  if (const int64_t r = host_syscall(SYS_shmctl, id, IPC_STAT, &ds); r < 0) return r;
+  const uint64_t length = (static_cast<uint64_t>(ds.shm_segsz) + process().page_size - 1) & ~(process().page_size - 1);
   int64_t r;
   if (address == 0) {
     // The host may place it above 2^47: a place below, reserved, then taken.
@@ -96,7 +87,8 @@ int64_t sys_shmat(const SyscallArgs& s) {
   }
   if (r < 0) return r;
   const int prot = PROT_READ | ((flags & kX86ShmRdonly) ? 0 : PROT_WRITE) | ((flags & kX86ShmExec) ? PROT_EXEC : 0);
-  process().address_space.map(static_cast<uint64_t>(r), length, prot, segment_source(id, static_cast<uint64_t>(r)));
+  process().address_space.map(static_cast<uint64_t>(r), length, prot,
+                              segment_source(ds.shm_perm.__key, static_cast<uint64_t>(r)));
   invalidate_guest_code(static_cast<uint64_t>(r), length);
   return r;
 }

@@ -40,10 +40,7 @@ AddressSpace::Source file_source(uint64_t flags, uint64_t fd, uint64_t offset) {
   if (n <= 0) return source;
   source.name = process().config.root.guest_view(std::string(target, static_cast<size_t>(n)));
   source.offset = offset;
-  source.dev = st.st_dev;
-  source.inode = st.st_ino;
-  source.size = static_cast<uint64_t>(st.st_size);
-  source.mtime_ns = mtime_ns(st);
+  source.identify(st);
   source.shared = (flags & MAP_SHARED) != 0;
   return source;
 }

@@ -28,13 +28,6 @@ BlockTable::Index BlockTable::add(uint64_t guest_start, uint64_t guest_end, cons
   return index;
 }
 
-BlockTable::Index BlockTable::add(uint64_t guest_start, uint64_t guest_end, const uint32_t* host, uint32_t words,
-                                  const PackedMark* marks, size_t count) {
-  const Index index = add_dormant(host, words, append_marks(marks, count), static_cast<uint32_t>(count));
-  wake(index, guest_start, guest_end);
-  return index;
-}
-
 uint32_t BlockTable::append_marks(const PackedMark* marks, size_t count) {
   const auto begin = static_cast<uint32_t>(marks_.size());
   marks_.insert(marks_.end(), marks, marks + count);

@@ -54,24 +54,21 @@ class BlockTable {
   // the guest pages the translation was made from (depends_on_page).
   Index add(uint64_t guest_start, uint64_t guest_end, const uint32_t* host, uint32_t words,
             const std::vector<arm64::InsnMark>& marks);
-  // The same for a block whose marks are packed already (a saved one).
-  Index add(uint64_t guest_start, uint64_t guest_end, const uint32_t* host, uint32_t words, const PackedMark* marks,
-            size_t count);
-  // A saved block put back into the code cache but not in use yet: known
-  // by its host code only (so blocks stay in host order) until wake()
-  // gives it the guest range it has in this run; invalid until then.
   // The marks of many blocks at once: add_dormant then takes the index
   // of a block's first mark (returned here for the first) and its count.
   uint32_t append_marks(const PackedMark* marks, size_t count);
+  // A saved block put back into the code cache but not in use yet: known
+  // by its host code only (so blocks stay in host order) until wake()
+  // gives it the guest range it has in this run; invalid until then.
   Index add_dormant(const uint32_t* host, uint32_t words, uint32_t marks_begin, uint32_t marks_count);
+  // The dormant `block` now translates guest [start, end); its pages
+  // follow (depends_on_page), before the next add or wake.
+  void wake(Index block, uint64_t guest_start, uint64_t guest_end);
   // Room for `more` blocks (before adding or waking many).
   void reserve(size_t more) {
     by_guest_.reserve(by_guest_.size() + more);
     blocks_.reserve(blocks_.size() + more);
   }
-  // The dormant `block` now translates guest [start, end); its pages
-  // follow (depends_on_page), before the next add or wake.
-  void wake(Index block, uint64_t guest_start, uint64_t guest_end);
   // The block's translation depends on the guest bytes of `page`.  The
   // pages of a block are given right after add(), before the next block.
   void depends_on_page(Index block, uint64_t page);

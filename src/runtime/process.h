@@ -258,7 +258,7 @@ class Process {
   std::string persist_dir_, persist_name_;
   TranslationKey persist_key_;
   std::unique_ptr<SavedCode> saved_;
-  uint64_t blocks_loaded_ = 0, blocks_woken_ = 0;
+  uint64_t blocks_loaded_ = 0;
   uint64_t blocks_translated_ = 0;
   uint64_t guest_insns_translated_ = 0;
 };

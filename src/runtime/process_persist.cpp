@@ -268,7 +268,6 @@ void Process::wake_saved_file(uint32_t file, uint64_t file_start, const std::str
       CodeCache::sync_icache(begin + link.site, begin + link.site + 1);
     }
   }
-  blocks_woken_ += woken;
   logf(LogLevel::Info, "phybin: %zu of %zu saved blocks woken for %s (moved by %+lld bytes)", woken,
        saved.blocks_of_file[file].size(), name.c_str(), static_cast<long long>(delta));
 }
