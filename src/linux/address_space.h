@@ -58,6 +58,7 @@ struct MappedFile {
   int prot = 0;
   bool pristine = false;
   std::string name;
+  uint64_t start = 0, end = 0;  // the part of the mapping alike in all of the above
 };
 
 class AddressSpace {

@@ -28,28 +28,50 @@ BlockTable::Index BlockTable::add(uint64_t guest_start, uint64_t guest_end, cons
   return index;
 }
 
-uint32_t BlockTable::append_marks(const PackedMark* marks, size_t count) {
-  const auto begin = static_cast<uint32_t>(marks_.size());
-  marks_.insert(marks_.end(), marks, marks + count);
-  return begin;
-}
-
-BlockTable::Index BlockTable::add_dormant(const uint32_t* host, uint32_t words, uint32_t marks_begin,
-                                          uint32_t marks_count) {
-  const Index index = push_block(0, 0, host, words, marks_begin);
-  blocks_[index].marks_count = marks_count;
-  blocks_[index].valid = false;
-  return index;
+BlockTable::Index BlockTable::add_dormant(std::span<const SavedBlock> saved, const uint32_t* cache_begin,
+                                          std::span<const PackedMark> marks) {
+  const auto first = static_cast<Index>(blocks_.size());
+  auto mark = static_cast<uint32_t>(marks_.size());
+  marks_.insert(marks_.end(), marks.begin(), marks.end());
+  // Headroom for the blocks translated later: growing would copy all.
+  blocks_.reserve(blocks_.size() + saved.size() + std::max<size_t>(4096, saved.size() / 4));
+  blocks_.resize(blocks_.size() + saved.size());
+  BlockInfo* info = blocks_.data() + first;
+  const auto pages = static_cast<uint32_t>(pages_.size());
+  for (const SavedBlock& b : saved) {
+    info->host = cache_begin + b.offset;
+    info->host_words = b.words;
+    info->indirect_words = b.indirect_words;
+    info->marks_begin = mark;
+    info->marks_count = b.marks_count;
+    info->pages_begin = pages;
+    info->pool = arm64::AddressPool{b.pool_words, b.pool_count};
+    info->valid = false;
+    mark += b.marks_count;
+    ++info;
+  }
+  return first;
 }
 
 void BlockTable::wake(Index block, uint64_t guest_start, uint64_t guest_end) {
   BlockInfo& info = blocks_[block];
   info.guest_start = guest_start;
   info.guest_end = guest_end;
-  info.pages_begin = static_cast<uint32_t>(pages_.size());
-  info.pages_count = 0;
   info.valid = true;
   by_guest_.set(guest_start, block);
+}
+
+void BlockTable::add_saved_pages(uint64_t file_start, Index first, std::span<const SavedPage> pages) {
+  saved_runs_.push_back(SavedRun{file_start, first, {pages.begin(), pages.end()}});
+}
+
+std::span<const SavedPage> BlockTable::SavedRun::within(uint64_t begin, uint64_t end) const {
+  if (end <= file_start || pages.empty()) return {};
+  const uint64_t lo = begin > file_start ? begin - file_start : 0, hi = end - file_start;
+  auto by_page = [](const SavedPage& p, uint64_t page) { return p.page < page; };
+  auto from = std::lower_bound(pages.begin(), pages.end(), lo, by_page);
+  auto to = std::lower_bound(from, pages.end(), hi, by_page);
+  return {from, to};
 }
 
 // The block whose marks were just appended from `marks_begin` on.
@@ -110,6 +132,19 @@ void BlockTable::add_link(uint32_t* site, uint32_t* unlinked, Index target) {
   links_.push_back(Link{site, unlinked, target});
 }
 
+void BlockTable::add_saved_links(std::span<const SavedLink> links, Index first, uint32_t* cache_begin) {
+  links_.reserve(links_.size() + links.size());
+  for (const SavedLink& l : links) {
+    if (!blocks_[first + l.source].valid) continue;
+    uint32_t* site = cache_begin + l.site;
+    if (blocks_[first + l.target].valid) {
+      links_.push_back(Link{site, cache_begin + l.unlinked, first + l.target});
+    } else if (arm64::Assembler::patch_branch(site, cache_begin + l.unlinked)) {
+      CodeCache::sync_icache(site, site + 1);
+    }
+  }
+}
+
 void BlockTable::unlink_at(size_t link) {
   uint32_t* site = links_[link].site;
   if (arm64::Assembler::patch_branch(site, links_[link].unlinked)) CodeCache::sync_icache(site, site + 1);
@@ -128,12 +163,13 @@ void BlockTable::unlink_exits_of(Index block) {
 }
 
 void BlockTable::unlink_exits_of_blocks_at(uint64_t pc) {
-  auto it = by_page_.find(page_of(pc));
-  if (it == by_page_.end()) return;
-  for (Index b : it->second) {
+  auto unlink_if_at = [&](Index b) {
     const BlockInfo& info = blocks_[b];
     if (info.valid && pc >= info.guest_start && pc < info.guest_end) unlink_exits_of(b);
-  }
+  };
+  if (auto it = by_page_.find(page_of(pc)); it != by_page_.end())
+    for (Index b : it->second) unlink_if_at(b);
+  for_saved_blocks_in(page_of(pc), page_of(pc) + 1, unlink_if_at);
 }
 
 void BlockTable::unlink_dropped() {
@@ -143,7 +179,10 @@ void BlockTable::unlink_dropped() {
 
 bool BlockTable::has_code_in(uint64_t begin, uint64_t end) const {
   auto it = by_page_.lower_bound(page_of(begin));
-  return it != by_page_.end() && it->first < end;
+  if (it != by_page_.end() && it->first < end) return true;
+  bool any = false;
+  for_saved_blocks_in(begin, end, [&](Index b) { any = any || blocks_[b].valid; });
+  return any;
 }
 
 void BlockTable::clear() {
@@ -154,6 +193,7 @@ void BlockTable::clear() {
   pages_.clear();
   by_guest_.clear();
   by_page_.clear();
+  saved_runs_.clear();
   links_.clear();
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -54,21 +55,25 @@ class BlockTable {
   // the guest pages the translation was made from (depends_on_page).
   Index add(uint64_t guest_start, uint64_t guest_end, const uint32_t* host, uint32_t words,
             const std::vector<arm64::InsnMark>& marks);
-  // The marks of many blocks at once: add_dormant then takes the index
-  // of a block's first mark (returned here for the first) and its count.
-  uint32_t append_marks(const PackedMark* marks, size_t count);
-  // A saved block put back into the code cache but not in use yet: known
-  // by its host code only (so blocks stay in host order) until wake()
-  // gives it the guest range it has in this run; invalid until then.
-  Index add_dormant(const uint32_t* host, uint32_t words, uint32_t marks_begin, uint32_t marks_count);
-  // The dormant `block` now translates guest [start, end); its pages
-  // follow (depends_on_page), before the next add or wake.
+  // Saved blocks put back into the code cache (at cache_begin + offset)
+  // but not in use yet: known by their host code only (so blocks stay in
+  // host order) until wake() gives each the guest range it has in this
+  // run; invalid until then.  `marks` are all theirs, in block order.
+  // Returns the index of the first.
+  Index add_dormant(std::span<const SavedBlock> saved, const uint32_t* cache_begin,
+                    std::span<const PackedMark> marks);
+  // The dormant `block` now translates guest [start, end).  The pages it
+  // depends on come for all woken blocks of a file at once (add_saved_pages).
   void wake(Index block, uint64_t guest_start, uint64_t guest_end);
-  // Room for `more` blocks (before adding or waking many).
-  void reserve(size_t more) {
-    by_guest_.reserve(by_guest_.size() + more);
-    blocks_.reserve(blocks_.size() + more);
-  }
+  // The pages woken saved blocks were made from: one file's sorted run of
+  // the image, its pages counted from `file_start`, its blocks from `first`.
+  void add_saved_pages(uint64_t file_start, Index first, std::span<const SavedPage> pages);
+  // Saved links of woken blocks (image indices counted from `first`,
+  // code offsets from `cache_begin`), linked in the code already: those
+  // from a woken block into one that stays dormant are undone.
+  void add_saved_links(std::span<const SavedLink> links, Index first, uint32_t* cache_begin);
+  // Room for `more` blocks in the guest index (before waking many).
+  void reserve_guest(size_t more) { by_guest_.reserve(by_guest_.size() + more); }
   // The block's translation depends on the guest bytes of `page`.  The
   // pages of a block are given right after add(), before the next block.
   void depends_on_page(Index block, uint64_t page);
@@ -114,13 +119,31 @@ class BlockTable {
   uint64_t page_of(uint64_t address) const { return address & ~(page_size_ - 1); }
   void unlink_at(size_t link);  // restores links_[link] and removes it
   void unlink_dropped();
+  // A woken file's pages (add_saved_pages).
+  struct SavedRun {
+    uint64_t file_start;
+    Index first;
+    std::vector<SavedPage> pages;
+    // Its entries for the pages in [begin, end).
+    std::span<const SavedPage> within(uint64_t begin, uint64_t end) const;
+  };
+  // Calls fn(block index) for each block of a saved run made from a page
+  // in [begin, end); valid or not.
+  template <typename Fn>
+  void for_saved_blocks_in(uint64_t begin, uint64_t end, Fn&& fn) const {
+    for (const SavedRun& run : saved_runs_)
+      for (const SavedPage& p : run.within(page_of(begin), end)) fn(run.first + p.block);
+  }
 
   uint64_t page_size_;
   std::vector<BlockInfo> blocks_;
   std::vector<PackedMark> marks_;
   std::vector<uint64_t> pages_;
   GuestIndex by_guest_;
-  std::map<uint64_t, std::vector<Index>> by_page_;  // guest page -> blocks made from it
+  // Guest page -> blocks made from it: those translated in this run, and
+  // those woken from saved translations, a sorted run per file.
+  std::map<uint64_t, std::vector<Index>> by_page_;
+  std::vector<SavedRun> saved_runs_;
   // Consecutive blocks mostly come from the same page: its list, cached.
   uint64_t last_page_ = 1;
   std::vector<Index>* last_page_blocks_ = nullptr;
@@ -131,21 +154,23 @@ template <typename Fn>
 size_t BlockTable::invalidate(uint64_t begin, uint64_t end, Fn&& on_drop) {
   if (end <= begin) return 0;
   size_t dropped = 0;
+  auto drop = [&](Index b) {
+    BlockInfo& info = blocks_[b];
+    if (!info.valid) return;
+    info.valid = false;
+    by_guest_.erase(info.guest_start, b);
+    on_drop(info);
+    ++dropped;
+  };
   auto first = by_page_.lower_bound(page_of(begin));
   auto last = first;
-  for (; last != by_page_.end() && last->first < end; ++last) {
-    for (Index b : last->second) {
-      BlockInfo& info = blocks_[b];
-      if (!info.valid) continue;
-      info.valid = false;
-      by_guest_.erase(info.guest_start, b);
-      on_drop(info);
-      ++dropped;
-    }
-  }
+  for (; last != by_page_.end() && last->first < end; ++last)
+    for (Index b : last->second) drop(b);
   by_page_.erase(first, last);
   last_page_blocks_ = nullptr;
   last_page_ = 1;
+  // Saved runs keep their entries: the blocks are invalid from now on.
+  for_saved_blocks_in(begin, end, drop);
   if (dropped) unlink_dropped();
   return dropped;
 }

@@ -1,37 +1,40 @@
 #include "runtime/guest_index.h"
 
 #include <bit>
+#include <new>
 
 namespace phybin::runtime {
 
 void GuestIndex::rebuild(size_t capacity) {
-  std::vector<Slot> old;
+  std::unique_ptr<Slot[], FreeSlots> old(static_cast<Slot*>(std::calloc(capacity, sizeof(Slot))));
+  if (!old) throw std::bad_alloc();
   old.swap(slots_);
-  slots_.assign(capacity, Slot{});
+  const size_t old_capacity = capacity_;
+  capacity_ = capacity;
   mask_ = capacity - 1;
   shift_ = 64 - static_cast<unsigned>(std::countr_zero(capacity));
   used_ = 0;
-  for (const Slot& s : old)
-    if (s.value != kNone) set(s.key, s.value);
+  for (size_t i = 0; i < old_capacity; ++i)
+    if (old[i].tag != 0) set(old[i].key, old[i].tag - 1);
 }
 
 void GuestIndex::reserve(size_t count) {
-  size_t capacity = slots_.empty() ? 1024 : slots_.size();
+  size_t capacity = capacity_ ? capacity_ : 1024;
   while (capacity < 2 * count) capacity *= 2;  // at most half full
-  if (capacity != slots_.size()) rebuild(capacity);
+  if (capacity != capacity_) rebuild(capacity);
 }
 
 void GuestIndex::set(uint64_t key, uint32_t value) {
-  if (2 * (used_ + 1) > slots_.size()) reserve(used_ + 1);
+  if (2 * (used_ + 1) > capacity_) reserve(used_ + 1);
   for (size_t i = home(key);; i = (i + 1) & mask_) {
     Slot& s = slots_[i];
-    if (s.value == kNone) {
-      s = Slot{key, value};
+    if (s.tag == 0) {
+      s = Slot{key, value + 1};
       ++used_;
       return;
     }
     if (s.key == key) {
-      s.value = value;
+      s.tag = value + 1;
       return;
     }
   }
@@ -44,11 +47,11 @@ void GuestIndex::erase(uint64_t key, uint32_t value) {
   size_t hole = home(key);
   for (;; hole = (hole + 1) & mask_) {
     const Slot& s = slots_[hole];
-    if (s.value == kNone) return;
+    if (s.tag == 0) return;
     if (s.key == key) break;
   }
-  if (slots_[hole].value != value) return;
-  for (size_t i = (hole + 1) & mask_; slots_[i].value != kNone; i = (i + 1) & mask_) {
+  if (slots_[hole].tag != value + 1) return;
+  for (size_t i = (hole + 1) & mask_; slots_[i].tag != 0; i = (i + 1) & mask_) {
     const size_t h = home(slots_[i].key);
     const bool reachable = hole < i ? (h > hole && h <= i) : (h > hole || h <= i);
     if (!reachable) {
@@ -56,12 +59,12 @@ void GuestIndex::erase(uint64_t key, uint32_t value) {
       hole = i;
     }
   }
-  slots_[hole] = Slot{};
+  slots_[hole] = Slot{0, 0};
   --used_;
 }
 
 void GuestIndex::clear() {
-  for (Slot& s : slots_) s = Slot{};
+  for (size_t i = 0; i < capacity_; ++i) slots_[i] = Slot{0, 0};
   used_ = 0;
 }
 

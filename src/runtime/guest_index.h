@@ -8,7 +8,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <cstdlib>
+#include <memory>
 
 namespace phybin::runtime {
 
@@ -20,8 +21,7 @@ class GuestIndex {
     if (used_ == 0) return kNone;
     for (size_t i = home(key);; i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
-      if (s.value == kNone) return kNone;
-      if (s.key == key) return s.value;
+      if (s.tag == 0 || s.key == key) return s.tag - 1;  // empty: kNone
     }
   }
   // key -> value, replacing what key mapped to.
@@ -34,14 +34,20 @@ class GuestIndex {
   size_t size() const { return used_; }
 
  private:
+  // The value plus one: 0 marks an empty slot, so that a new table is
+  // zeroed memory (calloc) instead of a loop filling in kNone.
   struct Slot {
-    uint64_t key = 0;
-    uint32_t value = kNone;  // kNone: empty
+    uint64_t key;
+    uint32_t tag;
+  };
+  struct FreeSlots {
+    void operator()(Slot* p) const { std::free(p); }
   };
   size_t home(uint64_t key) const { return static_cast<size_t>((key * 0x9e3779b97f4a7c15ull) >> shift_); }
   void rebuild(size_t capacity);
 
-  std::vector<Slot> slots_;
+  std::unique_ptr<Slot[], FreeSlots> slots_;
+  size_t capacity_ = 0;
   size_t mask_ = 0;
   unsigned shift_ = 64;
   size_t used_ = 0;

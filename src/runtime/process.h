@@ -50,10 +50,16 @@ struct PersistOptions {
 struct SavedCode {
   TranslationImage image;
   BlockTable::Index first = 0;  // the table index of image.blocks[0]
-  enum class FileState : uint8_t { Waiting, Woken };
-  std::vector<FileState> files;
-  std::vector<std::vector<uint32_t>> blocks_of_file;  // image block indices
-  std::vector<std::vector<uint32_t>> links_of_file;   // image link indices
+  struct File {
+    bool woken = false;
+    uint64_t file_start = 0;  // where it woke
+    uint32_t blocks_begin = 0, blocks_end = 0;  // in blocks_by_file
+    uint32_t pages_begin = 0, pages_end = 0;    // in image.pages
+    uint32_t links_begin = 0, links_end = 0;    // in image.links
+  };
+  std::vector<File> files;
+  std::vector<uint32_t> blocks_by_file;  // image block indices, file after file
+  std::vector<uint8_t> unusable;  // by image block: a page of it is not its file's code here
   size_t waiting = 0;  // files not woken
 };
 
@@ -230,7 +236,9 @@ class Process {
   void setup_persistence();
   uint64_t settings_fingerprint() const;
   void place_saved_blocks(TranslationImage image);
+  static void index_saved_files(SavedCode& saved, const TranslationImage& image);
   void wake_saved_file(uint32_t file, uint64_t file_start, const std::string& name);
+  void wake_saved_links(const SavedCode::File& file);
   TranslationImage saved_image() const;
 
   RuntimeOptions options_;

@@ -22,10 +22,12 @@
 #include <cinttypes>
 #include <cstring>
 #include <span>
+#include <tuple>
 #include <unordered_map>
 
 #include "common/log.h"
 #include "linux/syscalls.h"
+#include "runtime/guest_thread.h"
 #include "runtime/process.h"
 
 namespace phybin::runtime {
@@ -114,7 +116,8 @@ uint64_t Process::settings_fingerprint() const {
                      uint64_t{backend_.exact_fp_nan}, uint64_t{backend_.lookup_mask},
                      uint64_t{frontend_options_.host_crc32}, uint64_t{frontend_options_.host_pmull},
                      uint64_t{frontend_options_.host_aes}, uint64_t{options_.exact_mxcsr},
-                     uint64_t{backend_.lse}, uint64_t{backend_.tso}, uint64_t{backend_.lrcpc}})
+                     uint64_t{backend_.lse}, uint64_t{backend_.tso}, uint64_t{backend_.lrcpc},
+                     protect_.page_size()})
     h = mix(h, v);
   return h;
 }
@@ -172,35 +175,58 @@ void Process::load_translations() {
 // saved with it); the blocks enter the table dormant.
 void Process::place_saved_blocks(TranslationImage image) {
   uint32_t* begin = cache_.free_begin();
-  for (size_t i = 0, run; i < image.blocks.size(); i = run) {  // runs of adjacent blocks: one copy each
-    const SavedBlock& first = image.blocks[i];
-    uint32_t words = first.words;
-    for (run = i + 1; run < image.blocks.size(); ++run) {
-      const SavedBlock& b = image.blocks[run];
-      if (b.offset != first.offset + words || b.code_begin != first.code_begin + words) break;
-      words += b.words;
-    }
-    std::memcpy(begin + first.offset, image.code.data() + first.code_begin, size_t{words} * 4);
+  const std::vector<SavedBlock>& blocks = image.blocks;
+  size_t code = 0;
+  for (size_t i = 0, run; i < blocks.size(); i = run) {  // runs of adjacent blocks: one copy each
+    uint32_t words = blocks[i].words;
+    for (run = i + 1; run < blocks.size() && blocks[run].offset == blocks[i].offset + words; ++run)
+      words += blocks[run].words;
+    std::memcpy(begin + blocks[i].offset, image.code.data() + code, size_t{words} * 4);
+    code += words;
   }
   cache_.commit(begin + image.cache_words());
   auto saved = std::make_unique<SavedCode>();
-  saved->first = static_cast<BlockTable::Index>(blocks_.size());
-  blocks_.reserve(image.blocks.size());
-  const uint32_t marks = blocks_.append_marks(image.marks.data(), image.marks.size());
-  for (const SavedBlock& b : image.blocks) {
-    const BlockTable::Index index = blocks_.add_dormant(begin + b.offset, b.words, marks + b.marks_begin, b.marks_count);
-    blocks_.set_indirect_entry(index, b.indirect_words);
-    blocks_.set_address_pool(index, arm64::AddressPool{b.pool_words, b.pool_count});
-  }
-  saved->files.assign(image.files.size(), SavedCode::FileState::Waiting);
-  saved->waiting = image.files.size();
-  saved->blocks_of_file.resize(image.files.size());
-  saved->links_of_file.resize(image.files.size());
-  for (uint32_t i = 0; i < image.blocks.size(); ++i) saved->blocks_of_file[image.blocks[i].file].push_back(i);
-  for (uint32_t l = 0; l < image.links.size(); ++l)
-    saved->links_of_file[image.blocks[image.links[l].source].file].push_back(l);
+  saved->first = blocks_.add_dormant(blocks, begin, image.marks);
+  blocks_.reserve_guest(blocks.size());  // for all at once: no growing file after file
+  index_saved_files(*saved, image);
+  saved->unusable.assign(blocks.size(), 0);
   saved->image = std::move(image);
   saved_ = std::move(saved);
+}
+
+namespace {
+
+// The elements of `sorted` (sorted by file_of) that belong to `file`.
+template <typename T, typename FileOf>
+std::pair<uint32_t, uint32_t> run_of(const std::vector<T>& sorted, uint32_t file, FileOf file_of) {
+  auto first = std::partition_point(sorted.begin(), sorted.end(), [&](const T& x) { return file_of(x) < file; });
+  auto last = std::partition_point(first, sorted.end(), [&](const T& x) { return file_of(x) <= file; });
+  return {static_cast<uint32_t>(first - sorted.begin()), static_cast<uint32_t>(last - sorted.begin())};
+}
+
+}  // namespace
+
+// Where each file's blocks, pages and links are (the last two are sorted
+// by file in the image already).
+void Process::index_saved_files(SavedCode& saved, const TranslationImage& image) {
+  std::vector<SavedCode::File>& files = saved.files;
+  files.assign(image.files.size(), {});
+  saved.waiting = files.size();
+  for (const SavedBlock& b : image.blocks) ++files[b.file].blocks_end;
+  uint32_t at = 0;
+  for (SavedCode::File& f : files) {
+    f.blocks_begin = at;
+    at += f.blocks_end;
+    f.blocks_end = f.blocks_begin;  // advanced as they are filled in
+  }
+  saved.blocks_by_file.resize(image.blocks.size());
+  for (uint32_t i = 0; i < image.blocks.size(); ++i) saved.blocks_by_file[files[image.blocks[i].file].blocks_end++] = i;
+  auto file_of_page = [&](const SavedPage& p) { return image.blocks[p.block].file; };
+  auto file_of_link = [&](const SavedLink& l) { return image.blocks[l.source].file; };
+  for (uint32_t file = 0; file < files.size(); ++file) {
+    std::tie(files[file].pages_begin, files[file].pages_end) = run_of(image.pages, file, file_of_page);
+    std::tie(files[file].links_begin, files[file].links_end) = run_of(image.links, file, file_of_link);
+  }
 }
 
 bool Process::wake_saved_code(uint64_t pc) {
@@ -208,7 +234,7 @@ bool Process::wake_saved_code(uint64_t pc) {
   const std::optional<sys::MappedFile> m = guest_space().mapped_file(pc);
   if (!m || !unchanged_file_code(*m)) return false;
   for (uint32_t f = 0; f < saved_->files.size(); ++f) {
-    if (saved_->files[f] == SavedCode::FileState::Waiting && same_file(saved_->image.files[f], *m)) {
+    if (!saved_->files[f].woken && same_file(saved_->image.files[f], *m)) {
       wake_saved_file(f, m->file_start, m->name);
       return true;
     }
@@ -216,90 +242,124 @@ bool Process::wake_saved_code(uint64_t pc) {
   return false;
 }
 
-// Each block wakes where its pages are still the same file's unchanged
+namespace {
+
+// Whether guest pages are still `file`'s unchanged code with its offset 0
+// at `file_start`, one mapping looked up for many pages.
+class FilePages {
+ public:
+  FilePages(const SavedFile& file, uint64_t file_start) : file_(file), file_start_(file_start) {}
+  bool usable(uint64_t page) {
+    if (page >= known_start_ && page < known_end_) return true;
+    const std::optional<sys::MappedFile> m = guest_space().mapped_file(page);
+    if (!m || !unchanged_file_code(*m) || !same_file(file_, *m) || m->file_start != file_start_) return false;
+    known_start_ = m->start;
+    known_end_ = m->end;
+    return true;
+  }
+
+ private:
+  const SavedFile& file_;
+  uint64_t file_start_;
+  uint64_t known_start_ = 0, known_end_ = 0;
+};
+
+}  // namespace
+
+// A block wakes where all its pages are still the same file's unchanged
 // code, at the same distance from the file's start; every guest address
-// in its pool moves by as much as the file did.
+// in its pool moves by as much as the file did.  (Its pages need no write
+// protection: such code is never writable.)
 void Process::wake_saved_file(uint32_t file, uint64_t file_start, const std::string& name) {
   SavedCode& saved = *saved_;
+  SavedCode::File& f = saved.files[file];
   const TranslationImage& im = saved.image;
   const uint64_t delta = file_start - im.files[file].file_start;
-  std::unordered_map<uint64_t, bool> page_ok;
+  const std::span<const SavedPage> pages(im.pages.data() + f.pages_begin, f.pages_end - f.pages_begin);
+  FilePages check(im.files[file], file_start);
   uint64_t last_page = 1;
   bool last_ok = false;
-  auto usable = [&](uint64_t page) {
-    if (page == last_page) return last_ok;  // consecutive blocks share pages
-    auto [it, fresh] = page_ok.try_emplace(page, false);
-    if (fresh) {
-      const std::optional<sys::MappedFile> m = guest_space().mapped_file(page);
-      it->second = m && unchanged_file_code(*m) && same_file(im.files[file], *m) && m->file_start == file_start &&
-                   protect_.prepare_page(page);
-    }
-    last_page = page;
-    return last_ok = it->second;
-  };
+  for (const SavedPage& p : pages) {  // by page: each looked at once
+    if (p.page != last_page) last_ok = check.usable(file_start + p.page);
+    last_page = p.page;
+    if (!last_ok) saved.unusable[p.block] = 1;
+  }
   uint32_t* begin = cache_.blocks_begin();
+  GuestThread* thread = GuestThread::current();
   size_t woken = 0;
-  blocks_.reserve(saved.blocks_of_file[file].size());
-  for (uint32_t i : saved.blocks_of_file[file]) {
+  for (uint32_t k = f.blocks_begin; k < f.blocks_end; ++k) {
+    const uint32_t i = saved.blocks_by_file[k];
+    if (saved.unusable[i]) continue;
     const SavedBlock& b = im.blocks[i];
-    const uint64_t* pages = im.pages.data() + b.pages_begin;
-    if (!std::all_of(pages, pages + b.pages_count, [&](uint64_t p) { return usable(p + delta); })) continue;
     if (delta != 0) {
       auto* pool = reinterpret_cast<uint64_t*>(begin + b.offset + b.pool_words);
-      for (uint32_t k = 0; k < b.pool_count; ++k) pool[k] += delta;
+      for (uint32_t w = 0; w < b.pool_count; ++w) pool[w] += delta;
     }
-    const BlockTable::Index index = saved.first + i;
-    blocks_.wake(index, b.guest_start + delta, b.guest_end + delta);
-    for (uint32_t p = 0; p < b.pages_count; ++p) blocks_.depends_on_page(index, pages[p] + delta);
-    enter_in_lookups(index);
+    const uint64_t start = file_start + b.guest_offset;
+    blocks_.wake(saved.first + i, start, start + b.guest_bytes);
+    if (thread) thread->enter_in_lookup(blocks_.at(saved.first + i));
     ++woken;
   }
-  saved.files[file] = SavedCode::FileState::Woken;
+  blocks_.add_saved_pages(file_start, saved.first, pages);
+  f.woken = true;
+  f.file_start = file_start;
   --saved.waiting;
-  // The code came linked: links into blocks that stay dormant are undone.
-  for (uint32_t l : saved.links_of_file[file]) {
-    const SavedLink& link = im.links[l];
-    const BlockTable::Index from = saved.first + link.source, to = saved.first + link.target;
-    if (!blocks_.at(from).valid) continue;
-    if (blocks_.at(to).valid) {
-      blocks_.add_link(begin + link.site, begin + link.unlinked, to);
-    } else {
-      arm64::Assembler::patch_branch(begin + link.site, begin + link.unlinked);
-      CodeCache::sync_icache(begin + link.site, begin + link.site + 1);
-    }
-  }
-  logf(LogLevel::Info, "phybin: %zu of %zu saved blocks woken for %s (moved by %+lld bytes)", woken,
-       saved.blocks_of_file[file].size(), name.c_str(), static_cast<long long>(delta));
+  wake_saved_links(f);
+  logf(LogLevel::Info, "phybin: %zu of %u saved blocks woken for %s (moved by %+lld bytes)", woken,
+       f.blocks_end - f.blocks_begin, name.c_str(), static_cast<long long>(delta));
+}
+
+// The code came linked: links into blocks that stay dormant are undone.
+void Process::wake_saved_links(const SavedCode::File& f) {
+  const SavedCode& saved = *saved_;
+  const std::span<const SavedLink> links(saved.image.links.data() + f.links_begin, f.links_end - f.links_begin);
+  blocks_.add_saved_links(links, saved.first, cache_.blocks_begin());
 }
 
 namespace {
 
 // The image a run saves, built block by block: the blocks made from
-// unchanged file code, and the dormant blocks of files this run never used
-// (kept for the next), with their code as in the cache; then the links.
+// unchanged file code (translated in this run or woken from the saved
+// file), and the dormant blocks of files this run never used (kept for
+// the next), with their code as in the cache; then pages and links.
 class ImageBuilder {
  public:
   ImageBuilder(TranslationImage& im, const BlockTable& blocks, const SavedCode* saved, const uint32_t* cache_begin)
-      : im_(im), blocks_(blocks), saved_(saved), begin_(cache_begin), saved_as_(blocks.size(), BlockTable::kNone) {
-    if (saved_) dormant_file_.assign(saved_->image.files.size(), -1);
-  }
+      : im_(im), blocks_(blocks), saved_(saved), begin_(cache_begin), saved_as_(blocks.size(), BlockTable::kNone) {}
 
   void add_block(BlockTable::Index b) {
-    const BlockInfo& info = blocks_.at(b);
-    SavedBlock sb;
-    std::span<const uint64_t> pages(blocks_.pages_of(b), info.pages_count);
-    int32_t file = -1;
-    if (info.valid && !pages.empty()) {
-      file = file_of_pages(pages);
-      sb.guest_start = info.guest_start;
-      sb.guest_end = info.guest_end;
-    } else if (const SavedBlock* old = dormant(b)) {
-      file = file_of_dormant(old->file);
-      sb.guest_start = old->guest_start;
-      sb.guest_end = old->guest_end;
-      pages = {saved_->image.pages.data() + old->pages_begin, old->pages_count};
+    if (const SavedBlock* old = saved_block(b)) {
+      add_saved(b, *old);
+      return;
     }
-    if (file >= 0) append(b, sb, static_cast<uint32_t>(file), pages);
+    const BlockInfo& info = blocks_.at(b);
+    std::span<const uint64_t> pages(blocks_.pages_of(b), info.pages_count);
+    if (!info.valid || pages.empty()) return;
+    const int32_t file = file_of_pages(pages);
+    if (file < 0) return;
+    const uint64_t file_start = im_.files[static_cast<uint32_t>(file)].file_start;
+    const uint64_t offset = info.guest_start - file_start, bytes = info.guest_end - info.guest_start;
+    if (offset > UINT32_MAX || bytes > kMaxSavedField) return;
+    SavedBlock sb;
+    sb.guest_offset = static_cast<uint32_t>(offset);
+    sb.guest_bytes = static_cast<uint16_t>(bytes);
+    if (!append(b, sb, static_cast<uint32_t>(file))) return;
+    for (uint64_t page : pages)
+      new_pages_.push_back(SavedPage{static_cast<uint32_t>(page - file_start), saved_as_[b]});
+  }
+
+  // The pages of the saved blocks kept, then all sorted by file and page.
+  void add_pages() {
+    if (saved_) {
+      for (const SavedPage& p : saved_->image.pages)
+        if (uint32_t now = saved_as_[saved_->first + p.block]; now != BlockTable::kNone)
+          new_pages_.push_back(SavedPage{p.page, now});
+    }
+    std::sort(new_pages_.begin(), new_pages_.end(), [&](const SavedPage& x, const SavedPage& y) {
+      const uint16_t fx = im_.blocks[x.block].file, fy = im_.blocks[y.block].file;
+      return fx != fy ? fx < fy : x.page < y.page;
+    });
+    im_.pages = std::move(new_pages_);
   }
 
   // Links stay in the code when both ends are saved, of the same file;
@@ -310,19 +370,36 @@ class ImageBuilder {
       const BlockTable::Index from = blocks_.find_host(l.site);
       if (from != BlockTable::kNone) keep_link(from, l.site, l.unlinked, l.target);
     }
-    if (!saved_) return;
-    for (const SavedLink& l : saved_->image.links) {
-      const BlockTable::Index from = saved_->first + l.source;
-      if (!blocks_.at(from).valid) keep_link(from, begin_ + l.site, begin_ + l.unlinked, saved_->first + l.target);
+    if (saved_) {
+      for (const SavedLink& l : saved_->image.links) {
+        const BlockTable::Index from = saved_->first + l.source;
+        if (!blocks_.at(from).valid) keep_link(from, begin_ + l.site, begin_ + l.unlinked, saved_->first + l.target);
+      }
     }
+    std::stable_sort(im_.links.begin(), im_.links.end(), [&](const SavedLink& x, const SavedLink& y) {
+      return im_.blocks[x.source].file < im_.blocks[y.source].file;
+    });
   }
 
  private:
-  // The saved form of a block that still waits (its file never woke).
-  const SavedBlock* dormant(BlockTable::Index b) const {
+  // The saved record of a block loaded from the file, when it is kept:
+  // dormant (its file never woke), or woken and still valid.
+  const SavedBlock* saved_block(BlockTable::Index b) const {
     if (!saved_ || b < saved_->first || b - saved_->first >= saved_->image.blocks.size()) return nullptr;
-    const SavedBlock& old = saved_->image.blocks[b - saved_->first];
-    return saved_->files[old.file] == SavedCode::FileState::Waiting ? &old : nullptr;
+    return &saved_->image.blocks[b - saved_->first];
+  }
+
+  // Its record holds as it is (file-relative); only its file's entry is
+  // the one of this image: where it woke, or as it was loaded.
+  void add_saved(BlockTable::Index b, const SavedBlock& old) {
+    const SavedCode::File& f = saved_->files[old.file];
+    if (f.woken && !blocks_.at(b).valid) return;
+    SavedFile file = saved_->image.files[old.file];
+    if (f.woken) file.file_start = f.file_start;
+    SavedBlock sb;
+    sb.guest_offset = old.guest_offset;
+    sb.guest_bytes = old.guest_bytes;
+    append(b, sb, file_index(file));
   }
 
   // The saved file all of a block's pages come from, or -1.
@@ -338,39 +415,32 @@ class ImageBuilder {
     if (!fresh) return it->second;
     const std::optional<sys::MappedFile> m = guest_space().mapped_file(page);
     if (!m || !unchanged_file_code(*m)) return -1;
-    size_t f = 0;
-    while (f < im_.files.size() && !(same_file(im_.files[f], *m) && im_.files[f].file_start == m->file_start)) ++f;
-    if (f == im_.files.size()) im_.files.push_back(SavedFile{m->dev, m->inode, m->size, m->mtime_ns, m->file_start});
-    return it->second = static_cast<int32_t>(f);
+    return it->second = static_cast<int32_t>(file_index(SavedFile{m->dev, m->inode, m->size, m->mtime_ns, m->file_start}));
   }
 
-  // Files of dormant blocks: as they were loaded (their pages need no look).
-  int32_t file_of_dormant(uint32_t saved_file) {
-    if (dormant_file_[saved_file] < 0) {
-      dormant_file_[saved_file] = static_cast<int32_t>(im_.files.size());
-      im_.files.push_back(saved_->image.files[saved_file]);
-    }
-    return dormant_file_[saved_file];
+  uint32_t file_index(const SavedFile& file) {
+    auto it = std::find(im_.files.begin(), im_.files.end(), file);
+    if (it != im_.files.end()) return static_cast<uint32_t>(it - im_.files.begin());
+    im_.files.push_back(file);
+    return static_cast<uint32_t>(im_.files.size() - 1);
   }
 
-  void append(BlockTable::Index b, SavedBlock sb, uint32_t file, std::span<const uint64_t> pages) {
+  // False when the block does not fit a record (it is not saved).
+  bool append(BlockTable::Index b, SavedBlock sb, uint32_t file) {
     const BlockInfo& info = blocks_.at(b);
-    sb.file = file;
+    if (file > kMaxSavedField || info.host_words > kMaxSavedField || info.marks_count > kMaxSavedField) return false;
+    sb.file = static_cast<uint16_t>(file);
     sb.offset = static_cast<uint32_t>(info.host - begin_);
-    sb.words = info.host_words;
-    sb.indirect_words = info.indirect_words;
-    sb.pool_words = info.pool.offset_words;
-    sb.pool_count = info.pool.count;
-    sb.code_begin = static_cast<uint32_t>(im_.code.size());
+    sb.words = static_cast<uint16_t>(info.host_words);
+    sb.indirect_words = static_cast<uint16_t>(info.indirect_words);
+    sb.pool_words = static_cast<uint16_t>(info.pool.offset_words);
+    sb.pool_count = static_cast<uint16_t>(info.pool.count);
+    sb.marks_count = static_cast<uint16_t>(info.marks_count);
     im_.code.insert(im_.code.end(), info.host, info.host + info.host_words);
-    sb.marks_begin = static_cast<uint32_t>(im_.marks.size());
-    sb.marks_count = info.marks_count;
     im_.marks.insert(im_.marks.end(), blocks_.marks_of(b), blocks_.marks_of(b) + info.marks_count);
-    sb.pages_begin = static_cast<uint32_t>(im_.pages.size());
-    sb.pages_count = static_cast<uint32_t>(pages.size());
-    im_.pages.insert(im_.pages.end(), pages.begin(), pages.end());
     saved_as_[b] = static_cast<uint32_t>(im_.blocks.size());
     im_.blocks.push_back(sb);
+    return true;
   }
 
   void keep_link(BlockTable::Index from, const uint32_t* site, const uint32_t* unlinked, BlockTable::Index to) {
@@ -381,8 +451,21 @@ class ImageBuilder {
                            saved_as_[from], saved_as_[to]});
       return;
     }
-    uint32_t* copy = im_.code.data() + sb.code_begin + (site - blocks_.at(from).host);
+    uint32_t* copy = code_of(saved_as_[from]) + (site - blocks_.at(from).host);
     arm64::Assembler::patch_branch(copy, copy + (unlinked - site));
+  }
+
+  // Where an image block's code is in im_.code: after all earlier blocks'.
+  uint32_t* code_of(uint32_t image_block) {
+    if (code_begin_.size() != im_.blocks.size()) {
+      code_begin_.resize(im_.blocks.size());
+      uint32_t at = 0;
+      for (size_t i = 0; i < im_.blocks.size(); ++i) {
+        code_begin_[i] = at;
+        at += im_.blocks[i].words;
+      }
+    }
+    return im_.code.data() + code_begin_[image_block];
   }
 
   TranslationImage& im_;
@@ -391,7 +474,8 @@ class ImageBuilder {
   const uint32_t* begin_;
   std::vector<uint32_t> saved_as_;  // table index -> image block, or kNone
   std::unordered_map<uint64_t, int32_t> page_file_;
-  std::vector<int32_t> dormant_file_;
+  std::vector<SavedPage> new_pages_;
+  std::vector<uint32_t> code_begin_;  // by image block (keep_link)
 };
 
 }  // namespace
@@ -403,6 +487,7 @@ TranslationImage Process::saved_image() const {
   for (size_t slot = 0; slot < helpers_.size(); ++slot) im.helper_offsets.push_back(helpers_.at(slot) - self.base);
   ImageBuilder builder(im, blocks_, saved_.get(), cache_.blocks_begin());
   for (BlockTable::Index b = 0; b < blocks_.size(); ++b) builder.add_block(b);
+  builder.add_pages();
   builder.add_links();
   return im;
 }

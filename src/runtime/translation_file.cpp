@@ -24,7 +24,7 @@ namespace {
 constexpr char kMagic[8] = {'P', 'H', 'Y', 'B', 'I', 'N', 'T', 'C'};
 // Bump when the format or the meaning of saved code changes in a way the
 // build id would not show (it always changes with phybin's code anyway).
-constexpr uint32_t kVersion = 3;  // 3: relocatable, blocks of several files, saved linked
+constexpr uint32_t kVersion = 4;  // 4: file-relative blocks, pages by file
 constexpr uint32_t kEndianMark = 0x01020304;
 
 uint64_t mix(uint64_t h, uint64_t word) {
@@ -35,10 +35,14 @@ uint64_t mix(uint64_t h, uint64_t word) {
 
 // A checksum against torn or damaged files, not against tampering (the
 // cache directory is the user's own, as trusted as the program itself):
-// CRC-32C of the even and of the odd 64-bit words, two chains that run side
-// by side.  It is computed on every load and save, so on AArch64 it is the
-// CRC32CX instruction (one a word; FEAT_CRC32, mandatory from ARMv8.1);
-// elsewhere a table gives the same values.
+// CRC-32C in four chains side by side, chain k over the 64-bit words k,
+// k + 4, k + 8...  It is computed on every load and save, so on AArch64 it
+// is the CRC32CX instruction (one a word; FEAT_CRC32, mandatory from
+// ARMv8.1), whose latency the four chains hide; elsewhere a table gives the
+// same values.
+constexpr size_t kChains = 4;
+constexpr size_t kGroupBytes = kChains * 8;
+
 constexpr std::array<uint32_t, 256> kCrc32cTable = [] {
   std::array<uint32_t, 256> t{};
   for (uint32_t i = 0; i < 256; ++i) {
@@ -54,27 +58,32 @@ uint32_t crc32c_word(uint32_t crc, uint64_t w) {
   return crc;
 }
 
-void crc32c_pairs_table(const uint8_t* p, size_t pairs, uint32_t& even, uint32_t& odd) {
-  for (size_t i = 0; i < pairs; ++i, p += 16) {
-    uint64_t w[2];
-    std::memcpy(w, p, 16);
-    even = crc32c_word(even, w[0]);
-    odd = crc32c_word(odd, w[1]);
+void crc32c_groups_table(const uint8_t* p, size_t groups, uint32_t (&crc)[kChains]) {
+  for (size_t i = 0; i < groups; ++i, p += kGroupBytes) {
+    uint64_t w[kChains];
+    std::memcpy(w, p, sizeof w);
+    for (size_t k = 0; k < kChains; ++k) crc[k] = crc32c_word(crc[k], w[k]);
   }
 }
 
 #if defined(__aarch64__)
-__attribute__((target("+crc"))) void crc32c_pairs_hw(const uint8_t* p, size_t pairs, uint32_t& even,
-                                                     uint32_t& odd) {
-  uint32_t a = even, b = odd;
-  for (size_t i = 0; i < pairs; ++i, p += 16) {
-    uint64_t w[2];
-    std::memcpy(w, p, 16);
-    a = __crc32cd(a, w[0]);
-    b = __crc32cd(b, w[1]);
+// Two groups an iteration: fewer loop instructions per byte.
+__attribute__((target("+crc"))) void crc32c_groups_hw(const uint8_t* p, size_t groups, uint32_t (&crc)[kChains]) {
+  uint32_t a = crc[0], b = crc[1], c = crc[2], d = crc[3];
+  for (; groups >= 2; groups -= 2, p += 2 * kGroupBytes) {
+    // Word by word, not into an array: that would go through the stack.
+    auto word = [p](int k) {
+      uint64_t w;
+      std::memcpy(&w, p + 8 * k, 8);
+      return w;
+    };
+    a = __crc32cd(__crc32cd(a, word(0)), word(4));
+    b = __crc32cd(__crc32cd(b, word(1)), word(5));
+    c = __crc32cd(__crc32cd(c, word(2)), word(6));
+    d = __crc32cd(__crc32cd(d, word(3)), word(7));
   }
-  even = a;
-  odd = b;
+  crc[0] = a, crc[1] = b, crc[2] = c, crc[3] = d;
+  if (groups) crc32c_groups_table(p, groups, crc);
 }
 
 bool host_has_crc32() {
@@ -84,18 +93,23 @@ bool host_has_crc32() {
 #endif
 
 uint64_t checksum(const uint8_t* p, size_t n) {
-  uint32_t even = ~0u, odd = ~0u;
-  const size_t pairs = n / 16;
+  uint32_t crc[kChains] = {~0u, ~0u, ~0u, ~0u};
+  const size_t groups = n / kGroupBytes;
 #if defined(__aarch64__)
-  if (host_has_crc32()) crc32c_pairs_hw(p, pairs, even, odd);
-  else crc32c_pairs_table(p, pairs, even, odd);
+  if (host_has_crc32()) crc32c_groups_hw(p, groups, crc);
+  else crc32c_groups_table(p, groups, crc);
 #else
-  crc32c_pairs_table(p, pairs, even, odd);
+  crc32c_groups_table(p, groups, crc);
 #endif
-  uint64_t tail[2] = {0, 0};
-  std::memcpy(tail, p + pairs * 16, n - pairs * 16);
-  return mix(mix(mix(mix(0, n), uint64_t{even} << 32 | odd), tail[0]), tail[1]);
+  uint64_t tail[kChains] = {};
+  std::memcpy(tail, p + groups * kGroupBytes, n - groups * kGroupBytes);
+  uint64_t h = mix(mix(0, n), uint64_t{crc[0]} << 32 | crc[1]);
+  h = mix(h, uint64_t{crc[2]} << 32 | crc[3]);
+  for (uint64_t w : tail) h = mix(h, w);
+  return h;
 }
+
+constexpr size_t kArrayAlign = 8;
 
 class Writer {
  public:
@@ -105,12 +119,15 @@ class Writer {
     const auto* p = reinterpret_cast<const uint8_t*>(&v);
     out_.insert(out_.end(), p, p + sizeof v);
   }
-  // Elements without padding only: their bytes are all defined.
+  // Elements without padding only: their bytes are all defined.  Each
+  // array ends padded to 8 bytes, so that the reader finds every array
+  // aligned in the file's buffer.
   template <typename T>
   void put_array(const std::vector<T>& v) {
-    static_assert(std::has_unique_object_representations_v<T>);
+    static_assert(std::has_unique_object_representations_v<T> && alignof(T) <= kArrayAlign);
     const auto* p = reinterpret_cast<const uint8_t*>(v.data());
     out_.insert(out_.end(), p, p + v.size() * sizeof(T));
+    out_.resize((out_.size() + kArrayAlign - 1) & ~(kArrayAlign - 1), 0);
   }
   std::vector<uint8_t>& bytes() { return out_; }
 
@@ -129,13 +146,21 @@ class Reader {
     return true;
   }
   // Checks the size before allocating: a damaged count cannot ask for
-  // more memory than the file holds.
+  // more memory than the file holds.  The array starts aligned in an
+  // aligned buffer (Writer::put_array): copied without first zeroing.
   template <typename T>
   bool get_array(std::vector<T>& v, uint64_t count) {
-    if (count > (n_ - pos_) / sizeof(T)) return false;
-    v.resize(count);
-    if (count) std::memcpy(v.data(), p_ + pos_, count * sizeof(T));
-    pos_ += count * sizeof(T);
+    const uint64_t bytes = (count * sizeof(T) + kArrayAlign - 1) & ~(kArrayAlign - 1);
+    if (count > (n_ - pos_) / sizeof(T) || bytes > n_ - pos_) return false;
+    const uint8_t* p = p_ + pos_;
+    if (reinterpret_cast<uintptr_t>(p) % alignof(T) == 0) {
+      const auto* first = reinterpret_cast<const T*>(p);
+      v.assign(first, first + count);
+    } else {
+      v.resize(count);
+      if (count) std::memcpy(v.data(), p, count * sizeof(T));
+    }
+    pos_ += bytes;
     return true;
   }
   bool at_end() const { return pos_ == n_; }
@@ -160,6 +185,13 @@ struct Header {
 };
 static_assert(std::has_unique_object_representations_v<Header>);
 
+// The counts too: arrays are padded, so a damaged count can still parse.
+uint64_t checksum_of(const Counts& c, const uint8_t* payload, size_t n) {
+  uint64_t h = checksum(payload, n);
+  for (uint64_t v : {c.id, c.helpers, c.files, c.blocks, c.marks, c.pages, c.links, c.code}) h = mix(h, v);
+  return h;
+}
+
 void put_key(Writer& w, const TranslationKey& k) {
   w.put_array(k.phybin_id);
   for (uint64_t v : {k.guest_dev, k.guest_ino, k.guest_size, k.guest_mtime_ns, k.settings}) w.put(v);
@@ -173,39 +205,103 @@ bool get_key(Reader& r, TranslationKey& k, uint64_t id_size) {
 
 bool range_ok(uint64_t begin, uint64_t count, size_t size) { return begin <= size && count <= size - begin; }
 
-const char* check_block(const SavedBlock& b, uint64_t previous_end, const TranslationImage& im) {
-  if (b.words == 0 || b.guest_start >= b.guest_end) return "empty block";
+// The per-block checks; `code` and `marks` are where the block's own
+// begin (after the previous block's).
+const char* check_block(const SavedBlock& b, uint64_t previous_end, const TranslationImage& im, uint64_t code,
+                        uint64_t marks) {
+  if (b.words == 0 || b.guest_bytes == 0) return "empty block";
   if (b.offset < previous_end) return "blocks overlap or are out of order";
   if (b.indirect_words >= b.words || b.reserved != 0) return "indirect entry outside its block";
   if (b.file >= im.files.size()) return "block of no saved file";
   if (b.pool_count != 0 && ((b.offset + b.pool_words) % 2 != 0 || !range_ok(b.pool_words, uint64_t{b.pool_count} * 2, b.words)))
     return "address pool outside its block or misaligned";
-  if (!range_ok(b.code_begin, b.words, im.code.size())) return "block code out of range";
-  if (!range_ok(b.marks_begin, b.marks_count, im.marks.size())) return "block marks out of range";
-  if (!range_ok(b.pages_begin, b.pages_count, im.pages.size())) return "block pages out of range";
-  for (uint32_t i = 0; i < b.marks_count; ++i) {
-    const SavedMark& m = im.marks[b.marks_begin + i];
-    if (m.host_words >= b.words || m.guest_bytes >= b.guest_end - b.guest_start) return "mark outside its block";
-  }
+  if (!range_ok(code, b.words, im.code.size())) return "block code out of range";
+  if (!range_ok(marks, b.marks_count, im.marks.size())) return "block marks out of range";
   return nullptr;
 }
 
 bool holds(const SavedBlock& b, uint32_t site) { return site >= b.offset && site - b.offset < b.words; }
 
-const char* check_image(const TranslationImage& im) {
-  uint64_t end = 0;
+// Marks only map a host pc back to a guest one (a wrong one could name a
+// wrong instruction, never reach outside memory), so the checksum is
+// their check; what addresses memory is checked here.
+const char* check_blocks(const TranslationImage& im) {
+  uint64_t end = 0, code = 0, marks = 0;
   for (const SavedBlock& b : im.blocks) {
-    if (const char* why = check_block(b, end, im)) return why;
+    if (const char* why = check_block(b, end, im, code, marks)) return why;
     end = uint64_t{b.offset} + b.words;
+    code += b.words;
+    marks += b.marks_count;
   }
   if (end > UINT32_MAX) return "code too large";
+  if (code != im.code.size() || marks != im.marks.size()) return "code or marks left over";
+  return nullptr;
+}
+
+const char* check_pages_and_links(const TranslationImage& im) {
+  uint64_t last_file = 0, last_page = 0;
+  for (const SavedPage& p : im.pages) {
+    if (p.block >= im.blocks.size()) return "page of no saved block";
+    const uint64_t file = im.blocks[p.block].file;
+    if (file < last_file || (file == last_file && p.page < last_page)) return "pages out of order";
+    last_file = file;
+    last_page = p.page;
+  }
+  last_file = 0;
   for (const SavedLink& l : im.links) {
     if (l.source >= im.blocks.size() || l.target >= im.blocks.size()) return "link of no saved block";
     const SavedBlock& from = im.blocks[l.source];
     if (!holds(from, l.site) || !holds(from, l.unlinked) || from.file != im.blocks[l.target].file)
       return "link outside its block or across files";
+    if (from.file < last_file) return "links out of order";
+    last_file = from.file;
   }
   return nullptr;
+}
+
+// The checks above without branches or reasons, for every load: true when
+// they all pass (else they run again to say why).  A block's code and marks
+// lie inside their arrays when the running sums end at the arrays' sizes.
+bool image_is_consistent(const TranslationImage& im) {
+  const size_t files = im.files.size(), blocks = im.blocks.size();
+  bool bad = false;
+  uint64_t end = 0, code = 0, marks = 0;
+  for (const SavedBlock& b : im.blocks) {
+    bad |= (b.words == 0) | (b.guest_bytes == 0) | (b.offset < end) | (b.indirect_words >= b.words) |
+           (b.file >= files) | (b.reserved != 0);
+    bad |= (b.pool_count != 0) & ((((b.offset + b.pool_words) & 1) != 0) | (b.pool_words + 2u * b.pool_count > b.words));
+    end = uint64_t{b.offset} + b.words;
+    code += b.words;
+    marks += b.marks_count;
+  }
+  bad |= (end > UINT32_MAX) | (code != im.code.size()) | (marks != im.marks.size());
+  if (bad || blocks == 0) return !bad && im.pages.empty() && im.links.empty();
+  auto file_of = [&](uint32_t block) {
+    bad |= block >= blocks;
+    return uint64_t{im.blocks[std::min<size_t>(block, blocks - 1)].file};
+  };
+  uint64_t last = 0;
+  for (const SavedPage& p : im.pages) {
+    const uint64_t key = file_of(p.block) << 32 | p.page;
+    bad |= key < last;
+    last = key;
+  }
+  last = 0;
+  for (const SavedLink& l : im.links) {
+    const uint64_t file = file_of(l.source);
+    bad |= (file < last) | (file != file_of(l.target));
+    const SavedBlock& from = im.blocks[std::min<size_t>(l.source, blocks - 1)];
+    bad |= (l.site - from.offset >= from.words) | (l.unlinked - from.offset >= from.words);
+    last = file;
+  }
+  return !bad;
+}
+
+const char* check_image(const TranslationImage& im) {
+  if (image_is_consistent(im)) return nullptr;
+  if (const char* why = check_blocks(im)) return why;
+  if (const char* why = check_pages_and_links(im)) return why;
+  return "inconsistent";
 }
 
 // mkdir -p: ~/.cache itself may not exist yet.
@@ -244,7 +340,7 @@ std::vector<uint8_t> serialize(const TranslationImage& im) {
   h.counts = Counts{im.key.phybin_id.size(), im.helper_offsets.size(), im.files.size(), im.blocks.size(),
                     im.marks.size(),         im.pages.size(),          im.links.size(), im.code.size()};
   h.payload_bytes = payload.bytes().size();
-  h.payload_checksum = checksum(payload.bytes().data(), payload.bytes().size());
+  h.payload_checksum = checksum_of(h.counts, payload.bytes().data(), payload.bytes().size());
   Writer file;
   file.put(h);
   std::vector<uint8_t> out = std::move(file.bytes());
@@ -264,7 +360,7 @@ std::optional<TranslationImage> deserialize(const std::vector<uint8_t>& bytes, s
     return std::nullopt;
   }
   const uint8_t* payload = bytes.data() + sizeof h;
-  if (h.payload_bytes != bytes.size() - sizeof h || checksum(payload, h.payload_bytes) != h.payload_checksum) {
+  if (h.payload_bytes != bytes.size() - sizeof h || checksum_of(h.counts, payload, h.payload_bytes) != h.payload_checksum) {
     why = "truncated or damaged";
     return std::nullopt;
   }

@@ -7,7 +7,8 @@
 // The code is saved as it sits in the code cache: branches between blocks
 // and to the stubs are relative, helper calls go through slot numbers, so
 // the words are valid at the same offsets from the first block of any code
-// cache.  Linked exits are saved unlinked, with the links listed apart.
+// cache.  Exits linked to a block of the same file are saved linked and
+// listed apart (to be undone if need be); other exits are saved unlinked.
 //
 // Blocks come from the program's files (the executable, its interpreter,
 // its shared libraries), each of which may load at another address next
@@ -44,25 +45,42 @@ struct SavedMark {  // as BlockTable keeps them
 struct SavedFile {
   uint64_t dev = 0, inode = 0, size = 0, mtime_ns = 0;
   uint64_t file_start = 0;
+
+  bool operator==(const SavedFile&) const = default;
 };
 
+// A block keeps its guest range from its file's start, so the record
+// holds wherever the file loads.  Its code, marks and pages are not named:
+// each block's follow the previous block's in the image's arrays.
 struct SavedBlock {
-  uint64_t guest_start = 0, guest_end = 0;  // where its file was at file_start
-  uint32_t file = 0;  // into TranslationImage::files
-  uint32_t offset = 0;  // in words from the code cache's first block word
-  uint32_t words = 0;
-  uint32_t code_begin = 0;  // into TranslationImage::code
-  uint32_t marks_begin = 0, marks_count = 0;
-  uint32_t pages_begin = 0, pages_count = 0;
-  uint32_t indirect_words = 0;  // BlockInfo::indirect_words
-  uint32_t pool_words = 0, pool_count = 0;  // its arm64::AddressPool
-  uint32_t reserved = 0;  // 0: the struct has no padding, it is saved as it is
+  uint32_t guest_offset = 0;  // guest start - its file's file_start
+  uint32_t offset = 0;        // in words from the code cache's first block word
+  uint16_t guest_bytes = 0;   // guest end - guest start
+  uint16_t words = 0;
+  uint16_t file = 0;  // into TranslationImage::files
+  uint16_t marks_count = 0;
+  uint16_t indirect_words = 0;  // BlockInfo::indirect_words
+  uint16_t pool_words = 0, pool_count = 0;  // its arm64::AddressPool
+  uint16_t reserved = 0;  // 0: the struct has no padding, it is saved as it is
 };
-static_assert(sizeof(SavedBlock) == 64);
+static_assert(sizeof(SavedBlock) == 24);
+
+// What a block may hold at most (a larger one is not saved).
+inline constexpr uint64_t kMaxSavedField = UINT16_MAX;
+
+// A guest page a block was made from.  The image keeps them sorted by the
+// block's file, then by page: each file's pages are one sorted run, which
+// the block table searches when guest code changes (no per-block work
+// when a file's blocks wake).
+struct SavedPage {
+  uint32_t page;   // page start - its file's file_start
+  uint32_t block;  // index into TranslationImage::blocks
+};
 
 // A linked exit between two blocks of the same file.  The code is saved
 // linked (it runs linked as soon as its file's blocks wake); `unlinked` is
-// where the branch goes when the link must be undone.
+// where the branch goes when the link must be undone.  Sorted by the
+// source block's file.
 struct SavedLink {
   uint32_t site;      // words from the code cache's first block word
   uint32_t unlinked;  // likewise
@@ -76,10 +94,10 @@ struct TranslationImage {
   std::vector<uint64_t> helper_offsets;
   std::vector<SavedFile> files;
   std::vector<SavedBlock> blocks;  // in increasing offset order
-  std::vector<SavedMark> marks;
-  std::vector<uint64_t> pages;  // guest pages each block was made from
-  std::vector<SavedLink> links;
-  std::vector<uint32_t> code;
+  std::vector<SavedMark> marks;    // of each block in turn
+  std::vector<SavedPage> pages;    // by file, then page
+  std::vector<SavedLink> links;    // by file
+  std::vector<uint32_t> code;      // of each block in turn
 
   // Words of code cache the blocks need (end of the last one).
   uint32_t cache_words() const { return blocks.empty() ? 0 : blocks.back().offset + blocks.back().words; }

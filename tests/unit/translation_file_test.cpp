@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <utility>
 
 namespace phybin::runtime {
 namespace {
@@ -28,11 +29,13 @@ TranslationImage sample_image() {
   im.helper_offsets = {0x1000, 0x2040, 0x3080};
   im.files.push_back(SavedFile{2049, 123456, 800000, 1700000000123456789ull, 0x400000});
   im.files.push_back(SavedFile{2049, 654321, 90000, 1700000000987654321ull, 0x7f0000000000});
-  im.blocks.push_back(SavedBlock{0x401000, 0x401010, 0, 0, 5, 0, 0, 2, 0, 1, 0, 2, 1, 0});
-  im.blocks.push_back(SavedBlock{0x401010, 0x401030, 0, 9, 4, 5, 2, 1, 1, 2, 0, 1, 1, 0});
-  im.blocks.push_back(SavedBlock{0x7f0000001000, 0x7f0000001008, 1, 14, 2, 9, 3, 1, 3, 1, 0, 0, 0, 0});
+  // guest offset, cache offset, guest bytes, words, file, marks, indirect
+  // entry, pool words and count, reserved
+  im.blocks.push_back(SavedBlock{0x1000, 0, 0x10, 5, 0, 2, 0, 2, 1, 0});
+  im.blocks.push_back(SavedBlock{0x1010, 9, 0x20, 4, 0, 1, 0, 1, 1, 0});
+  im.blocks.push_back(SavedBlock{0x1000, 14, 8, 2, 1, 1, 0, 0, 0, 0});
   im.marks = {{0, 0}, {3, 4}, {0, 0}, {0, 0}};
-  im.pages = {0x401000, 0x401000, 0x402000, 0x7f0000001000};
+  im.pages = {{0x1000, 0}, {0x1000, 1}, {0x2000, 1}, {0x1000, 2}};
   im.links = {{2, 3, 0, 1}};
   for (uint32_t i = 0; i < 11; ++i) im.code.push_back(0xd503201f + i);
   return im;
@@ -55,20 +58,22 @@ void expect_equal(const TranslationImage& a, const TranslationImage& b) {
     EXPECT_EQ(a.blocks[i].pool_words, b.blocks[i].pool_words);
     EXPECT_EQ(a.blocks[i].pool_count, b.blocks[i].pool_count);
     EXPECT_EQ(a.blocks[i].indirect_words, b.blocks[i].indirect_words);
-    EXPECT_EQ(a.blocks[i].guest_start, b.blocks[i].guest_start);
-    EXPECT_EQ(a.blocks[i].guest_end, b.blocks[i].guest_end);
+    EXPECT_EQ(a.blocks[i].guest_offset, b.blocks[i].guest_offset);
+    EXPECT_EQ(a.blocks[i].guest_bytes, b.blocks[i].guest_bytes);
     EXPECT_EQ(a.blocks[i].offset, b.blocks[i].offset);
     EXPECT_EQ(a.blocks[i].words, b.blocks[i].words);
-    EXPECT_EQ(a.blocks[i].code_begin, b.blocks[i].code_begin);
     EXPECT_EQ(a.blocks[i].marks_count, b.blocks[i].marks_count);
-    EXPECT_EQ(a.blocks[i].pages_count, b.blocks[i].pages_count);
   }
   ASSERT_EQ(a.marks.size(), b.marks.size());
   for (size_t i = 0; i < a.marks.size(); ++i) {
     EXPECT_EQ(a.marks[i].host_words, b.marks[i].host_words);
     EXPECT_EQ(a.marks[i].guest_bytes, b.marks[i].guest_bytes);
   }
-  EXPECT_EQ(a.pages, b.pages);
+  ASSERT_EQ(a.pages.size(), b.pages.size());
+  for (size_t i = 0; i < a.pages.size(); ++i) {
+    EXPECT_EQ(a.pages[i].page, b.pages[i].page);
+    EXPECT_EQ(a.pages[i].block, b.pages[i].block);
+  }
   ASSERT_EQ(a.links.size(), b.links.size());
   EXPECT_EQ(a.links[0].site, b.links[0].site);
   EXPECT_EQ(a.links[0].unlinked, b.links[0].unlinked);
@@ -149,11 +154,13 @@ TEST(TranslationFile, InconsistentImagesAreRefused) {
     return rejected && !why.empty();
   };
   EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].offset = 3; }));         // overlaps block 0
-  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].code_begin = 8; }));     // code past the end
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.code.pop_back(); }));              // code past the end
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.code.push_back(0); }));            // code left over
   EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[0].marks_count = 5; }));    // marks past the end
-  EXPECT_TRUE(refused([](TranslationImage& im) { im.marks[1].host_words = 5; }));      // mark beyond its block
-  EXPECT_TRUE(refused([](TranslationImage& im) { im.marks[1].guest_bytes = 16; }));    // mark beyond guest range
-  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].pages_count = 4; }));    // pages past the end
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.marks.push_back({0, 0}); }));      // marks left over
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.pages[0].block = 3; }));           // page of no block
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.pages[1].page = 0; }));            // pages out of order
+  EXPECT_TRUE(refused([](TranslationImage& im) { std::swap(im.pages[0], im.pages[3]); }));  // files out of order
   EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].file = 2; }));           // no such file
   EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].file = 1; }));           // link across files
   EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].unlinked = 9; }));        // unlinked elsewhere
@@ -161,11 +168,16 @@ TEST(TranslationFile, InconsistentImagesAreRefused) {
   EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].pool_count = 2; }));     // pool past the block
   EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[0].pool_words = 1; }));     // pool misaligned
   EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[0].words = 0; }));          // empty block
-  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[0].guest_end = 0x401000; }));
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[0].guest_bytes = 0; }));
   EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].target = 3; }));          // no such block
   EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].source = 1; }));          // site not in it
   EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].site = 7; }));            // between blocks
   EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].site = 16; }));           // after the last
+  EXPECT_TRUE(refused([](TranslationImage& im) {                                       // links out of order
+    im.blocks.push_back(SavedBlock{0x1008, 16, 8, 2, 1, 0, 0, 0, 0, 0});
+    im.code.insert(im.code.end(), {0, 0});
+    im.links.insert(im.links.begin(), SavedLink{16, 17, 3, 2});
+  }));
 }
 
 TEST(TranslationFile, WriteCreatesDirectoriesAndReplacesAtomically) {
