@@ -157,11 +157,16 @@ bool BlockCompiler::ordered_access(Value v) const {
   const Inst& in = b_.at(v);
   if (in.op != Opcode::Load && in.op != Opcode::Store && in.op != Opcode::VLoad && in.op != Opcode::VStore)
     return false;
-  const Inst& addr = b_.at(in.args[0]);
-  auto is_rsp = [&](const Inst& x) { return x.op == Opcode::GetReg && x.aux == RSP; };
-  if (is_rsp(addr)) return false;
-  const bool offset_from = (addr.op == Opcode::Add || addr.op == Opcode::Sub) && is_const(addr.args[1]);
-  return !(offset_from && is_rsp(b_.at(addr.args[0])));
+  // RSP, or RSP plus constants: a run of pushes steps from the last
+  // push's address, not from a GetReg.
+  Value addr = in.args[0];
+  for (int steps = 0; steps < 8; ++steps) {
+    const Inst& x = b_.at(addr);
+    if (x.op == Opcode::GetReg && x.aux == RSP) return false;
+    if ((x.op != Opcode::Add && x.op != Opcode::Sub) || is_const(x.args[0]) || !is_const(x.args[1])) return true;
+    addr = x.args[0];
+  }
+  return true;
 }
 
 // Integer accesses: LDAPR/LDAR and STLR, which take a base register alone

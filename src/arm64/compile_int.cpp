@@ -410,6 +410,50 @@ void BlockCompiler::load_value(Type t, Reg rt, const Mem& m) {
 }
 
 void BlockCompiler::lower_memory(Value v) {
+  if (access_update_[v] != ir::kNoValue) lower_access_with_update(v, access_update_[v]);
+  else lower_plain_memory(v);
+}
+
+// One access with writeback (find_writeback_accesses) when the base is
+// still in its guest register and the access's own value is elsewhere
+// (AArch64 leaves writeback onto the loaded or stored register
+// unpredictable); otherwise the access and the update as written.
+void BlockCompiler::lower_access_with_update(Value access, Value update) {
+  const Inst& in = b_.at(access);
+  const auto g = static_cast<unsigned>(update_guest_[access]);
+  const Reg rn = regmap::kGuestGpr[g];
+  auto in_rn = [&](Value x) {
+    const Loc& l = loc_[rep_[x]];
+    return !is_const(x) && l.kind == Loc::Gpr && l.reg == rn.code;
+  };
+  const bool pre = in.args[0] == update;
+  bool one = in_rn(b_.at(update).args[0]);
+  if (in.op == Opcode::Store) one = one && !in_rn(in.args[1]);
+  else one = one && hint_guest_[access] != static_cast<int8_t>(g);
+  if (!one) {
+    if (pre) lower(update);
+    lower_plain_memory(access);
+    if (!pre) lower(update);
+    return;
+  }
+  const Inst& step = b_.at(update);
+  const auto c = static_cast<int64_t>(const_of(step.args[1]));
+  const Mem m = pre ? mem_pre(rn, step.op == Opcode::Sub ? -c : c) : mem_post(rn, step.op == Opcode::Sub ? -c : c);
+  if (in.op == Opcode::Store) {
+    const Value x = in.args[1];
+    const Reg val = is_const(x) && const_of(x) == 0 ? xzr : use(x, kTmp1);
+    evacuate_guest_gpr(g, std::max(access, update));
+    a_.store(static_cast<MemSize>(log2_bytes(b_.at(x).type)), val, m);
+  } else {
+    const Reg rt = def_gpr(access);
+    evacuate_guest_gpr(g, std::max(access, update));
+    load_value(in.type, rt, m);
+  }
+  loc_[update] = Loc{Loc::Gpr, rn.code, static_cast<int8_t>(g)};
+  gpr_holders_[g].push_back(update);
+}
+
+void BlockCompiler::lower_plain_memory(Value v) {
   const Inst& in = b_.at(v);
   if (ordered_access(v)) {
     lower_ordered_memory(v);

@@ -246,6 +246,7 @@ void BlockCompiler::analyse() {
   }
   if (fused_cond_ != ir::kNoValue)
     for (Value a : b_.at(fused_cond_).args) use_at(a, exit_at);
+  find_writeback_accesses();
   find_low_only();
   find_nan_groups();  // extends the lives of the operands it keeps
   find_destination_hints();
@@ -381,6 +382,11 @@ void BlockCompiler::find_destination_hints() {
     if (in.op != Opcode::SetReg) continue;
     unsigned g = in.aux;
     Value v = is_const(in.args[0]) ? in.args[0] : rep_[in.args[0]];
+    if (!is_const(v) && update_in_access_[v]) {  // in the register from its access on, like a hint
+      holders_live[g] = std::max(holders_live[g], last_use_[v]);
+      last_touch[g] = j;
+      continue;
+    }
     bool no_barrier = before(last_barrier, v) || (last_barrier == v && may_fault(b_.at(v).op));
     if (!is_const(v) && hint_guest_[v] < 0 && hint_allowed(v) && before(last_touch[g], v) && no_barrier &&
         holders_live[g] <= v) {
@@ -388,6 +394,55 @@ void BlockCompiler::find_destination_hints() {
       holders_live[g] = std::max(holders_live[g], last_use_[rep_[v]]);
     }
     last_touch[g] = j;
+  }
+}
+
+// A 64-bit register plus or minus a constant that a pre- or post-index
+// access can add: -256..255.
+bool BlockCompiler::is_small_step(Value v) const {
+  const Inst& in = b_.at(v);
+  if ((in.op != Opcode::Add && in.op != Opcode::Sub) || in.dead || folded_[v] || rep_[v] != v ||
+      in.type != Type::I64 || is_const(in.args[0]) || !is_const(in.args[1]))
+    return false;
+  const auto c = static_cast<int64_t>(const_of(in.args[1]));
+  const int64_t step = in.op == Opcode::Sub ? -c : c;
+  return step >= -256 && step <= 255;
+}
+
+// A guest register stepped by a constant right before a load or store
+// through the new value, or right after one through the old (push, call,
+// pop, ret, a pointer bumped after its access), and set to the new value
+// right then, becomes one access with writeback: "str x, [sp, #-8]!" for
+// "t = sp - 8; store [t]; sp = t", "ldr x, [sp], #8" for "load [sp];
+// sp += 8".  Precise like the three: an access that faults writes nothing
+// back.  Only when the three are adjacent in the IR, so that nothing sees
+// the register change early, and the register's old value dies there.
+void BlockCompiler::find_writeback_accesses() {
+  access_update_.assign(n_, ir::kNoValue);
+  update_guest_.assign(n_, -1);
+  update_in_access_.assign(n_, 0);
+  auto next_live = [&](Value v) {
+    do ++v;
+    while (v < n_ && b_.at(v).dead);
+    return v;
+  };
+  for (Value access = 0; access < n_; ++access) {
+    const Inst& in = b_.at(access);
+    if (in.dead || (in.op != Opcode::Load && in.op != Opcode::Store) || ordered_access(access)) continue;
+    const Value addr = in.args[0];
+    if (is_const(addr) || folded_[addr]) continue;
+    Value update = addr;  // pre-index: the access goes through the new value
+    if (!(is_small_step(addr) && next_live(addr) == access)) {
+      update = next_live(access);  // post-index: through the old one
+      if (update >= n_ || !is_small_step(update) || b_.at(update).args[0] != addr) continue;
+    }
+    const Value set = next_live(std::max(access, update));
+    if (set >= n_ || b_.at(set).op != Opcode::SetReg || b_.at(set).args[0] != update) continue;
+    const Value base = b_.at(update).args[0];
+    if (last_use_[rep_[base]] > std::max(access, update)) continue;
+    access_update_[access] = update;
+    update_guest_[access] = static_cast<int8_t>(b_.at(set).aux);
+    update_in_access_[update] = 1;
   }
 }
 
@@ -524,9 +579,10 @@ void BlockCompiler::compile() {
   for (Value v = 0; v < n_; ++v) {
     const Inst& in = b_.at(v);
     if (in.insn_start) mark_insn(b_.guest_start + in.guest_offset);
-    if (in.dead || folded_[v]) continue;
+    if (in.dead || folded_[v] || update_in_access_[v]) continue;
     lower(v);
     release_dead_args(v);
+    if (access_update_[v] != ir::kNoValue) release_dead_args(access_update_[v]);
   }
   lower_exit();
   emit_cold_paths();

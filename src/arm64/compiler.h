@@ -95,6 +95,8 @@ class BlockCompiler {
   template <typename Fn>
   void for_each_input(ir::Value v, Fn&& fn) const;
   void find_destination_hints();
+  void find_writeback_accesses();
+  bool is_small_step(ir::Value v) const;
   bool hint_allowed(ir::Value def) const;
 
   // ---- registers (compiler.cpp)
@@ -122,6 +124,8 @@ class BlockCompiler {
   void lower_icmp(ir::Value v, bool for_branch);
   void lower_select(ir::Value v);
   void lower_memory(ir::Value v);
+  void lower_plain_memory(ir::Value v);
+  void lower_access_with_update(ir::Value access, ir::Value update);
   void lower_state(ir::Value v);
   void lower_lazy_flags(ir::Value v);
   void lower_atomic(ir::Value v);  // compile_atomic.cpp
@@ -188,6 +192,12 @@ class BlockCompiler {
   std::vector<uint8_t> narrow_;
   std::vector<int8_t> hint_guest_;      // result goes straight into this guest GPR
   std::vector<bool> folded_;            // embedded in its users (addresses, shifted operands)
+  // Accesses that update their base register (find_writeback_accesses):
+  // by access, its Add/Sub and the guest register; by Add/Sub, whether an
+  // access lowers it.
+  std::vector<ir::Value> access_update_;
+  std::vector<int8_t> update_guest_;
+  std::vector<uint8_t> update_in_access_;
   std::vector<Loc> loc_;
   std::array<bool, 32> gpr_busy_{};
   std::array<bool, 32> vreg_busy_{};
