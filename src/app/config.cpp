@@ -101,6 +101,7 @@ Settings read_settings() {
   s.exact_mxcsr = read_switch("PHYBIN_EXACT_MXCSR", s.exact_mxcsr);
   s.host_pmull = read_switch("PHYBIN_HOST_PMULL", s.host_pmull);
   s.host_aes = read_switch("PHYBIN_HOST_AES", s.host_aes);
+  s.superblocks = read_switch("PHYBIN_SUPERBLOCKS", s.superblocks);
   s.host_lse = read_switch("PHYBIN_HOST_LSE", s.host_lse);
   if (const char* v = std::getenv("PHYBIN_ROOTFS"); v && *v) s.rootfs = checked_rootfs(v, "PHYBIN_ROOTFS");
   if (const char* v = std::getenv("PHYBIN_TSO")) {

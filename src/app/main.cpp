@@ -252,6 +252,7 @@ sys::GuestRoot guest_root(const Settings& settings) {
   options.verify_ir = settings.verify_ir;
   options.host_pmull = settings.host_pmull;
   options.host_aes = settings.host_aes;
+  options.superblocks = settings.superblocks;
   options.host_lse = settings.host_lse;
   options.tso = settings.tso == "strict" ? runtime::TsoMode::Strict
                 : settings.tso == "off"  ? runtime::TsoMode::Off

@@ -287,6 +287,38 @@ bool BlockCompiler::branch_on_zero(Value cmp, Label& taken, const uint32_t*& bra
   return true;
 }
 
+// A conditional branch inside a superblock: to an out-of-line exit when
+// taken (its branch is the link site: linked, it goes straight to the
+// target block), on with the block when not.
+void BlockCompiler::lower_side_exit(Value v) {
+  const Inst& in = b_.at(v);
+  const Value c = in.args[0];
+  if (is_const(c) && !(const_of(c) & 1)) return;
+  SideStub& stub = side_stubs_.emplace_back();
+  stub.target = b_.side_exits[in.aux].target;
+  if (is_const(c)) {
+    stub.site = a_.cursor();
+    a_.b(stub.entry);
+  } else if (side_cond_[c]) {
+    if (!branch_on_zero(c, stub.entry, stub.site)) {
+      lower_icmp(c, true);
+      stub.site = a_.cursor();
+      a_.b(fused_arm_cond_, stub.entry);
+    }
+  } else {
+    const Reg r = use(c, kTmp0);
+    stub.site = a_.cursor();
+    a_.cbnz(Size::W, r, stub.entry);
+  }
+}
+
+void BlockCompiler::emit_side_exit_stubs() {
+  for (SideStub& stub : side_stubs_) {
+    a_.bind(stub.entry);
+    exit_to(stub.target, stub.site);
+  }
+}
+
 void BlockCompiler::lower_exit() {
   const ir::Exit& e = b_.exit;
   switch (e.kind) {

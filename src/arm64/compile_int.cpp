@@ -84,8 +84,9 @@ void BlockCompiler::lower(Value v) {
       lower_bits(v);
       return;
     case Opcode::ICmp:
-      if (v != fused_cond_) lower_icmp(v, false);
+      if (v != fused_cond_ && !side_cond_[v]) lower_icmp(v, false);
       return;
+    case Opcode::SideExit: lower_side_exit(v); return;
     case Opcode::Select: lower_select(v); return;
     case Opcode::CallHelper: lower_call(v); return;
     case Opcode::Trap: lower_trap(v); return;

@@ -29,7 +29,7 @@ bool may_observe_guest_state(Opcode op) {
   switch (op) {
     case Opcode::Load: case Opcode::Store: case Opcode::VLoad: case Opcode::VStore:
     case Opcode::VCheckAlign: case Opcode::CallHelper: case Opcode::Trap:
-    case Opcode::AtomicRmw: case Opcode::AtomicCas:
+    case Opcode::AtomicRmw: case Opcode::AtomicCas: case Opcode::SideExit:
       return true;
     default: return false;
   }

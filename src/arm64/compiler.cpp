@@ -246,12 +246,33 @@ void BlockCompiler::analyse() {
   }
   if (fused_cond_ != ir::kNoValue)
     for (Value a : b_.at(fused_cond_).args) use_at(a, exit_at);
+  find_side_exit_compares(use_at);
   find_writeback_accesses();
   find_low_only();
   find_nan_groups();  // extends the lives of the operands it keeps
   find_destination_hints();
   analyse_vectors();
   loc_.assign(n_, Loc{});
+}
+
+// An ICmp right before the SideExit that is its only user becomes "cmp;
+// b.cond" there (its operands then live until the side exit).
+template <typename UseAt>
+void BlockCompiler::find_side_exit_compares(UseAt&& use_at) {
+  side_cond_.assign(n_, 0);
+  if (b_.side_exits.empty()) return;
+  Value previous = ir::kNoValue;  // the last live instruction
+  for (Value s = 0; s < n_; ++s) {
+    const Inst& in = b_.at(s);
+    if (in.dead) continue;
+    const Value c = in.args[0];
+    if (in.op == Opcode::SideExit && c == previous && b_.at(c).op == Opcode::ICmp && rep_[c] == c &&
+        !folded_[c] && last_use_[c] == s) {
+      side_cond_[c] = 1;
+      for (Value a : b_.at(c).args) use_at(a, s);
+    }
+    previous = s;
+  }
 }
 
 // x86 32-bit arithmetic reaches the IR as 64-bit operations truncated to
@@ -347,8 +368,8 @@ bool BlockCompiler::hint_allowed(Value def) const {
   switch (d.op) {
     case Opcode::Add: case Opcode::Sub: case Opcode::And: case Opcode::Or: case Opcode::Xor:
     case Opcode::AndNot: case Opcode::Mul: case Opcode::Shl: case Opcode::Lshr: case Opcode::Ashr:
-    case Opcode::Ror: case Opcode::Load: case Opcode::ZExt: case Opcode::SExt: case Opcode::Select:
-    case Opcode::Not: case Opcode::Neg: case Opcode::Bswap: case Opcode::InsertBits:
+    case Opcode::Ror: case Opcode::Load: case Opcode::GuestAddr: case Opcode::ZExt: case Opcode::SExt:
+    case Opcode::Select: case Opcode::Not: case Opcode::Neg: case Opcode::Bswap: case Opcode::InsertBits:
       return true;
     default: return false;
   }
@@ -372,7 +393,8 @@ void BlockCompiler::find_destination_hints() {
   for (Value j = 0; j < n_; ++j) {
     const Inst& in = b_.at(j);
     if (in.dead) continue;
-    if (opcode_is_call(in.op) || in.op == Opcode::Trap || in.op == Opcode::FpTrapCheck || may_fault(in.op))
+    if (opcode_is_call(in.op) || in.op == Opcode::Trap || in.op == Opcode::FpTrapCheck || in.op == Opcode::SideExit ||
+        may_fault(in.op))
       last_barrier = j;
     if (in.op == Opcode::GetReg) {
       last_touch[in.aux] = j;
@@ -585,6 +607,7 @@ void BlockCompiler::compile() {
     if (access_update_[v] != ir::kNoValue) release_dead_args(access_update_[v]);
   }
   lower_exit();
+  emit_side_exit_stubs();
   emit_cold_paths();
   if (b_.flags_live_in && cfg_.materialise_flags) emit_indirect_entry();
   emit_address_pool();

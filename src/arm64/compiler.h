@@ -96,6 +96,8 @@ class BlockCompiler {
   void for_each_input(ir::Value v, Fn&& fn) const;
   void find_destination_hints();
   void find_writeback_accesses();
+  template <typename UseAt>
+  void find_side_exit_compares(UseAt&& use_at);
   bool is_small_step(ir::Value v) const;
   bool hint_allowed(ir::Value def) const;
 
@@ -158,6 +160,8 @@ class BlockCompiler {
   void raise_at(uint64_t rip, int code);
   void lower_fp_trap(ir::Value v);
   void lower_exit();
+  void lower_side_exit(ir::Value v);
+  void emit_side_exit_stubs();  // after the exit
   bool branch_on_zero(ir::Value cmp, Label& taken, const uint32_t*& branch);
   void exit_to(uint64_t target, const uint32_t* link_site = nullptr);
   // Guest addresses (exit targets, the RIP stored for helpers and traps,
@@ -203,6 +207,15 @@ class BlockCompiler {
   std::array<bool, 32> vreg_busy_{};
   std::array<std::vector<ir::Value>, 16> gpr_holders_;  // values living in each guest GPR's register
   ir::Value fused_cond_ = ir::kNoValue;  // ICmp consumed directly by the exit branch
+  std::vector<uint8_t> side_cond_;       // ICmp consumed directly by the SideExit after it
+  // A side exit's way out, emitted after the block's exit: the branch to
+  // it (its link site) and its target.
+  struct SideStub {
+    Label entry;
+    uint64_t target = 0;
+    const uint32_t* site = nullptr;
+  };
+  std::deque<SideStub> side_stubs_;
   ir::Value sext_loaded_ = ir::kNoValue;  // SExt done by the sign-extending load before it
   Cond fused_arm_cond_ = Cond::AL;
   VectorState vec_;

@@ -29,6 +29,11 @@ class Builder {
     return emit(Opcode::AtomicCas, t, addr, expected, desired);
   }
   void fence() { emit(Opcode::Fence, Type::Void); }
+  void side_exit(Value cond, uint64_t target, uint64_t live_flags) {
+    const auto index = static_cast<uint8_t>(block_.side_exits.size());
+    block_.side_exits.push_back(SideExitInfo{target, live_flags});
+    emit(Opcode::SideExit, Type::Void, cond, kNoValue, kNoValue, 0, index);
+  }
   Value load_state(Type t, uint32_t offset) {
     return emit(Opcode::LoadState, t, kNoValue, kNoValue, kNoValue, offset);
   }

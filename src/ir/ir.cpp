@@ -153,6 +153,8 @@ std::string verify(const Block& block) {
     int arg;
     bool by_vecop;
     if (!block.at(v).dead && check_inst(block, v, arg, by_vecop)) return verify_inst(block, v);
+    if (!block.at(v).dead && block.at(v).op == Opcode::SideExit && block.at(v).aux >= block.side_exits.size())
+      return problem(block, v, "a side exit of no Block::side_exits entry");
   }
   const Exit& e = block.exit;
   const size_t end = block.insts.size();
@@ -275,6 +277,9 @@ std::string print_block(const Block& block) {
       n += std::snprintf(line + n, sizeof line - n, " %s.%u", vecop_name(static_cast<VecOp>(in.aux)), 8u << in.lane);
     else if (in.op == Opcode::AtomicRmw)
       n += std::snprintf(line + n, sizeof line - n, " %s", atomic_op_name(static_cast<AtomicOp>(in.aux)));
+    else if (in.op == Opcode::SideExit && in.aux < block.side_exits.size())
+      n += std::snprintf(line + n, sizeof line - n, " to %#" PRIx64 " (live flags %#" PRIx64 ")",
+                         block.side_exits[in.aux].target, block.side_exits[in.aux].live_flags & 0xfff);
     else if (in.aux)
       n += std::snprintf(line + n, sizeof line - n, " aux=%u", in.aux);
     if (in.imm) std::snprintf(line + n, sizeof line - n, " imm=%#" PRIx64, in.imm);

@@ -114,6 +114,12 @@ struct Exit {
   uint64_t lazy_flags_record = 0;
 };
 
+// Where a SideExit leaves to, and the RFLAGS bits the code there may read.
+struct SideExitInfo {
+  uint64_t target = 0;
+  uint64_t live_flags = ~uint64_t{0};
+};
+
 struct Block {
   uint64_t guest_start = 0;
   uint64_t guest_end = 0;   // address after the last instruction
@@ -122,6 +128,7 @@ struct Block {
   // indirect jump, it must first apply a pending lazy record.
   uint64_t flags_live_in = 0;
   std::vector<Inst> insts;
+  std::vector<SideExitInfo> side_exits;  // of the SideExit instructions, by their aux
   Exit exit;
 
   const Inst& at(Value v) const { return insts[v]; }

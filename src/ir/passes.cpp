@@ -115,6 +115,7 @@ void eliminate_dead_flags(Block& block) {
         case Opcode::GetFlag: live |= kFlagMask(static_cast<FlagBit>(in.aux)); break;
         case Opcode::SetFlags: live &= ~(kArithFlags | kFlagMask(kDF)); break;
         case Opcode::LazyFlags: live &= ~in.imm; break;
+        case Opcode::SideExit: live |= block.side_exits[in.aux].live_flags; break;
         case Opcode::GetFlags:
         case Opcode::CallHelper:
         case Opcode::FpTrapCheck:
@@ -159,6 +160,7 @@ void eliminate_dead_register_writes(Block& block) {
       case Opcode::CallHelper:
       case Opcode::Trap:
       case Opcode::FpTrapCheck:
+      case Opcode::SideExit:
       case Opcode::Load:
       case Opcode::Store:
       case Opcode::VLoad:

@@ -51,6 +51,7 @@ x86::FrontendOptions host_frontend_options(const RuntimeOptions& options) {
   out.host_crc32 = options.host_crc32 && host_hwcap(kHwcapCrc32);
   out.host_pmull = options.host_pmull && host_hwcap(kHwcapPmull);
   out.host_aes = options.host_aes && host_hwcap(kHwcapAes);
+  out.side_exits = options.superblocks;
   return out;
 }
 

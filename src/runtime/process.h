@@ -78,6 +78,7 @@ struct RuntimeOptions {
   bool verify_ir = false;    // PHYBIN_IR_VERIFY: every block through ir::verify (the tests)
   bool host_pmull = true;  // its 64x64-bit PMULL
   bool host_aes = true;    // its AES instructions
+  bool superblocks = true;  // x86::FrontendOptions::side_exits
   bool host_lse = true;    // its LSE atomics (ARMv8.1)
   TsoMode tso = TsoMode::Auto;
   unsigned max_block_insns = 48;

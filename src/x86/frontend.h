@@ -30,6 +30,10 @@ struct FrontendOptions {
   // The host has the AArch64 AES instructions (HWCAP_AES): the x86 AES
   // rounds and aesimc inline, else through a C++ helper.
   bool host_aes = true;
+  // Superblocks: a block goes on past a conditional branch, which leaves
+  // through a side exit when taken.  The fall-through path then costs no
+  // branch and keeps its values in registers.
+  bool side_exits = true;
 };
 
 // Where guest code may be fetched from.  The translator never reads guest
@@ -105,8 +109,14 @@ class Frontend {
   };
   bool translate_one(ir::Builder& b, const DecodedInsn& insn, uint64_t live_flags, FlagSource& flags, bool& ends,
                      LazyRequest& lazy) const;
-  bool emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count, const uint64_t* live_after,
-                  const uint64_t* live_before, const FaultSpills& spills, size_t lazy_at, LazyRequest lazy) const;
+  // Flags live around each instruction; `taken` after the conditional
+  // branches a block goes on past, at their targets.
+  struct Liveness {
+    uint64_t after[kMaxBlockInsns], before[kMaxBlockInsns], taken[kMaxBlockInsns];
+  };
+  bool continues_after(const ZydisDecodedInstruction& insn) const;
+  bool emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count, const Liveness& live,
+                  const FaultSpills& spills, size_t lazy_at, LazyRequest lazy) const;
   uint64_t exit_liveness(const DecodedInsn& last, uint64_t next) const;
   void flags_kept_for_faults(const DecodedInsn* insns, size_t count, uint64_t* kept, FaultSpills& spills) const;
   uint64_t flags_read_after(uint64_t rip, int budget) const;

@@ -52,9 +52,17 @@ class Code {
   }
   uint64_t addr(size_t offset = 0) const { return reinterpret_cast<uint64_t>(bytes_.data()) + offset; }
   // Every block the tests translate must pass the IR verifier, before and
-  // after the passes.
-  Block translate(unsigned max_insns = 64) const {
-    Block b = Frontend(Hooks{}).translate(addr(), max_insns);
+  // after the passes.  Blocks end at their first branch unless asked
+  // (the tests of one exit; superblocks have their own).
+  Block translate(unsigned max_insns = 64, bool side_exits = false) const {
+    return check(Frontend(Hooks{}, options(side_exits)).translate(addr(), max_insns));
+  }
+  static FrontendOptions options(bool side_exits) {
+    FrontendOptions o;
+    o.side_exits = side_exits;
+    return o;
+  }
+  static Block check(Block b) {
     EXPECT_EQ(ir::verify(b), "") << ir::print_block(b);
     Block optimized = b;
     ir::optimize(optimized);
@@ -1056,6 +1064,73 @@ TEST(FrontendBlock, MarksWhereEachInstructionsIrBegins) {
   EXPECT_LT(loads[0], starts[1]);
   EXPECT_GE(stores[0], starts[2]);
   EXPECT_LT(stores[0], starts[3]);
+}
+
+// ---- superblocks: a block goes on past one conditional branch
+
+std::vector<const Inst*> side_exits_of(const Block& b) {
+  std::vector<const Inst*> out;
+  for (const Inst& in : b.insts)
+    if (!in.dead && in.op == Opcode::SideExit) out.push_back(&in);
+  return out;
+}
+
+// cmp rdi, rsi; jl +0x10; add rax, 1; ret: the jl leaves through a side
+// exit, the block ends at the ret.
+TEST(FrontendSuperblock, GoesOnPastAConditionalBranch) {
+  Code code{0x48, 0x39, 0xf7, 0x7c, 0x10, 0x48, 0x83, 0xc0, 0x01, 0xc3};
+  Block b = code.translate(64, true);
+  EXPECT_EQ(b.guest_insns, 4u);
+  EXPECT_EQ(b.exit.kind, ir::ExitKind::Return);
+  const auto sides = side_exits_of(b);
+  ASSERT_EQ(sides.size(), 1u);
+  ASSERT_LT(sides[0]->aux, b.side_exits.size());
+  EXPECT_EQ(b.side_exits[sides[0]->aux].target, code.addr(5 + 0x10));
+  const Inst& cond = b.at(sides[0]->args[0]);
+  ASSERT_EQ(cond.op, Opcode::ICmp);  // fused with the cmp
+  EXPECT_EQ(static_cast<Cond>(cond.aux), Cond::SLT);
+  // Without superblocks the jl ends the block.
+  Block one = code.translate(64, false);
+  EXPECT_EQ(one.guest_insns, 2u);
+  EXPECT_EQ(one.exit.kind, ir::ExitKind::Branch);
+  EXPECT_TRUE(side_exits_of(one).empty());
+}
+
+// Only one branch is gone past: the second ends the block.
+TEST(FrontendSuperblock, TheSecondBranchEndsTheBlock) {
+  Code code{0x85, 0xc0, 0x74, 0x08, 0x85, 0xdb, 0x75, 0x04, 0x31, 0xc0, 0xc3};  // test; jz; test; jnz; xor; ret
+  Block b = code.translate(64, true);
+  EXPECT_EQ(b.guest_insns, 4u);
+  EXPECT_EQ(b.exit.kind, ir::ExitKind::Branch);
+  EXPECT_EQ(b.exit.target, code.addr(8 + 4));
+  EXPECT_EQ(b.exit.fallthrough, code.addr(8));
+  EXPECT_EQ(side_exits_of(b).size(), 1u);
+}
+
+// Code a block already starts at is not translated again into this one.
+TEST(FrontendSuperblock, StopsWhereABlockStartsAlready) {
+  Code code{0x48, 0x39, 0xf7, 0x7c, 0x10, 0x48, 0x83, 0xc0, 0x01, 0xc3};
+  Frontend frontend(Hooks{}, Code::options(true));
+  Code::check(frontend.translate(code.addr(5), 64));
+  Block b = Code::check(frontend.translate(code.addr(), 64));
+  EXPECT_EQ(b.guest_insns, 2u);
+  EXPECT_EQ(b.exit.kind, ir::ExitKind::Branch);
+  EXPECT_TRUE(side_exits_of(b).empty());
+}
+
+// The side exit keeps the flags its target reads: add rax, rbx; jz +2;
+// ret; ...; target: adc rcx, 0 (reads CF).  CF is set for the side exit
+// although the ret after it makes every flag dead on the fall-through side.
+TEST(FrontendSuperblock, ASideExitKeepsTheFlagsItsTargetReads) {
+  Code code{0x48, 0x01, 0xd8, 0x74, 0x01, 0xc3, 0x48, 0x83, 0xd1, 0x00, 0xc3};
+  Block b = code.translate(64, true);
+  const auto sides = side_exits_of(b);
+  ASSERT_EQ(sides.size(), 1u);
+  EXPECT_TRUE(b.side_exits[sides[0]->aux].live_flags & kFlagMask(kCF));
+  ir::optimize(b);
+  bool sets_cf = false;
+  for (const Inst& in : b.insts) sets_cf |= !in.dead && in.op == Opcode::SetFlag && in.aux == kCF;
+  EXPECT_TRUE(sets_cf) << ir::print_block(b);
 }
 
 }  // namespace

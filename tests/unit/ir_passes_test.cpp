@@ -766,7 +766,9 @@ TEST(IrDeadCode, PartlyUsedValueStays) {
 Block translate(const std::vector<uint8_t>& code) {
   std::vector<uint8_t> padded = code;
   padded.resize(code.size() + 32, 0xcc);
-  x86::Frontend fe{x86::Hooks{}};
+  x86::FrontendOptions one_exit;  // these tests look at the block's one exit
+  one_exit.side_exits = false;
+  x86::Frontend fe{x86::Hooks{}, one_exit};
   return fe.translate(reinterpret_cast<uint64_t>(padded.data()), 64);
 }
 
