@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "guest_altstack.h"
+
 static sigjmp_buf back;
 static volatile uintptr_t fault_addr;
 static void on_segv(int sig, siginfo_t *si, void *ctx) {
@@ -25,14 +27,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx) {
                    : "=&r"(saved_sp), "=&r"(saved_bp) : "r"(top) : "memory")
 
 int main(void) {
-  static char altstack[65536];
-  stack_t ss = {altstack, 0, sizeof altstack};
-  sigaltstack(&ss, NULL);
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_segv;
-  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-  sigaction(SIGSEGV, &sa, NULL);
+  segv_handler_on_altstack(on_segv);
   char *m = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) return 1;
   mprotect(m, 4096, PROT_NONE);

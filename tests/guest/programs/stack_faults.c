@@ -14,6 +14,8 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
+#include "guest_altstack.h"
+
 static sigjmp_buf back;
 static volatile uint64_t f_rsp, f_rip, f_rbx, f_rsi, f_addr;
 
@@ -58,14 +60,7 @@ struct Case {
 };
 
 int main(void) {
-  static char altstack[65536];
-  stack_t ss = {altstack, 0, sizeof altstack};
-  sigaltstack(&ss, NULL);
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_segv;
-  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-  sigaction(SIGSEGV, &sa, NULL);
+  segv_handler_on_altstack(on_segv);
   // [m, m + 4096) and [m + 8192, m + 12288) are PROT_NONE; the page
   // between them is the stack.
   char *m = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -85,7 +80,7 @@ int main(void) {
       {"store then bump", store_bump, store_bump_at, 0, -8, 0},
       {"store below then step down", store_before, store_before_at, 0, 0, 0},
   };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+  for (volatile size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {  // volatile: kept across siglongjmp
     const struct Case *c = &cases[i];
     const uint64_t base = (uint64_t)m + (c->top ? 8192 : 4096);
     f_rsp = f_rip = f_rbx = f_rsi = f_addr = 0;
