@@ -268,8 +268,8 @@ void Frontend::translate(uint64_t rip, unsigned max_insns, ir::Block& block) con
     live = (live & ~flags_killed(insns[i].info)) | flags_tested(insns[i].info) | kept_for_fault[i];
     liveness.before[i] = live;
   }
-  live_in_[rip] = live;
   block.flags_live_in = live & kAllArith;
+  live_in_[rip] = live_in_for_others(insns, count, liveness, kept_for_fault, live);
   size_t lazy_at = lazy_flag_source(insns, count);
   // A lazy writer computes none of its flags: not when a fault after it needs them.
   for (size_t j = lazy_at + 1; j < count; ++j)
@@ -372,6 +372,25 @@ void Frontend::flags_kept_for_faults(const DecodedInsn* insns, size_t count, uin
 }
 
 // Flags read after the block's last instruction `last`, which ends at `next`.
+// What other blocks' look-ahead takes this block to read of the flags they
+// leave.  An indirect jump keeps the flags this block computes (lazily,
+// for an interpreter's dispatch or hand-written assembly), but flags from
+// before the block are dead past it, as across calls and returns: compiled
+// code never carries flags through a switch table, a tail call or a
+// computed goto, and keeping them cost every block before one all six
+// flags computed.  PHYBIN_STRICT_FLAGS=1 keeps them all.
+uint64_t Frontend::live_in_for_others(const DecodedInsn* insns, size_t count, const Liveness& liveness,
+                                      const uint64_t* kept_for_fault, uint64_t live_in) const {
+  const ZydisDecodedInstruction& last = insns[count - 1].info;
+  if (options_.strict_flags || last.mnemonic != ZYDIS_MNEMONIC_JMP || is_direct(last)) return live_in;
+  uint64_t live = 0;
+  for (size_t i = count; i-- > 0;) {
+    live |= liveness.taken[i];
+    live = (live & ~flags_killed(insns[i].info)) | flags_tested(insns[i].info) | kept_for_fault[i];
+  }
+  return live;
+}
+
 bool Frontend::continues_after(const ZydisDecodedInstruction& insn) const {
   return options_.side_exits && insn.meta.category == ZYDIS_CATEGORY_COND_BR && is_direct(insn);
 }
@@ -420,8 +439,10 @@ bool Frontend::peek(uint64_t pc, PeekInfo& out) const {
   info.tested = static_cast<uint16_t>(flags_tested(insn));
   info.killed = static_cast<uint16_t>(flags_killed(insn));
   info.length = insn.length;
-  if ((insn.mnemonic == ZYDIS_MNEMONIC_CALL || insn.mnemonic == ZYDIS_MNEMONIC_RET) && !options_.strict_flags)
-    info.kind = PeekInfo::CallOrRet;
+  const bool indirect_jump = insn.mnemonic == ZYDIS_MNEMONIC_JMP && !is_direct(insn);
+  if ((insn.mnemonic == ZYDIS_MNEMONIC_CALL || insn.mnemonic == ZYDIS_MNEMONIC_RET || indirect_jump) &&
+      !options_.strict_flags)
+    info.kind = PeekInfo::FlagsEnd;
   else if (insn.mnemonic == ZYDIS_MNEMONIC_JMP) info.kind = is_direct(insn) ? PeekInfo::Jump : PeekInfo::Unknown;
   else if (insn.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE) info.kind = is_direct(insn) ? PeekInfo::Branch : PeekInfo::Unknown;
   info.target = is_direct(insn) ? relative_target(insn, pc) : 0;
@@ -445,7 +466,7 @@ uint64_t Frontend::flags_read_after(uint64_t rip, int budget) const {
   uint64_t live = 0, written = 0;
   uint64_t pc = rip;
   uint64_t run = rip;  // start of the straight run of code being read (for lookahead())
-  bool call_or_ret = false;
+  bool flags_end = false;
   while ((written & kAllArith) != kAllArith) {
     if (--budget < 0) break;
     PeekInfo peeked;
@@ -453,8 +474,8 @@ uint64_t Frontend::flags_read_after(uint64_t rip, int budget) const {
     const PeekInfo* insn = &peeked;
     live |= insn->tested & ~written;
     written |= insn->killed;
-    if (insn->kind == PeekInfo::CallOrRet) {
-      call_or_ret = true;
+    if (insn->kind == PeekInfo::FlagsEnd) {
+      flags_end = true;
       pc += insn->length - 1;  // the scan read up to the end of the call
       break;
     }
@@ -473,7 +494,7 @@ uint64_t Frontend::flags_read_after(uint64_t rip, int budget) const {
     pc += insn->length;
   }
   note_lookahead(run, pc + 1);  // up to (the first byte of) what stopped the scan
-  if (call_or_ret) return live;
+  if (flags_end) return live;
   return (live | (kAllArith & ~written)) & kAllArith;
 }
 

@@ -115,13 +115,17 @@ class Frontend {
     uint64_t after[kMaxBlockInsns], before[kMaxBlockInsns], taken[kMaxBlockInsns];
   };
   bool continues_after(const ZydisDecodedInstruction& insn) const;
+  uint64_t live_in_for_others(const DecodedInsn* insns, size_t count, const Liveness& liveness,
+                              const uint64_t* kept_for_fault, uint64_t live_in) const;
   bool emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count, const Liveness& live,
                   const FaultSpills& spills, size_t lazy_at, LazyRequest lazy) const;
   uint64_t exit_liveness(const DecodedInsn& last, uint64_t next) const;
   void flags_kept_for_faults(const DecodedInsn* insns, size_t count, uint64_t* kept, FaultSpills& spills) const;
   uint64_t flags_read_after(uint64_t rip, int budget) const;
   struct PeekInfo {
-    enum Kind : uint8_t { Plain, CallOrRet, Jump, Branch, Unknown } kind = Plain;
+    // FlagsEnd: a call, return or indirect jump, past which no flag is live
+    // to the code before it (unless strict_flags).
+    enum Kind : uint8_t { Plain, FlagsEnd, Jump, Branch, Unknown } kind = Plain;
     uint8_t length = 0;
     uint16_t tested = 0, killed = 0;
     uint64_t target = 0;

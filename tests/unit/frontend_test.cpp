@@ -1133,5 +1133,33 @@ TEST(FrontendSuperblock, ASideExitKeepsTheFlagsItsTargetReads) {
   EXPECT_TRUE(sets_cf) << ir::print_block(b);
 }
 
+// ---- flags across an indirect jump from an earlier block: dead, as
+// across calls and returns (the jump's own block keeps its flags lazily)
+
+// cmp rdi, rsi; jz +2; jmp rax; jmp rcx: both successors jump indirectly.
+TEST(FrontendFlagLiveness, FlagsAreDeadAtAnIndirectJumpOfAnotherBlock) {
+  Code code{0x48, 0x39, 0xf7, 0x74, 0x02, 0xff, 0xe0, 0xff, 0xe1};
+  Block b = code.translate();
+  ASSERT_EQ(b.exit.kind, ir::ExitKind::Branch);
+  EXPECT_EQ(b.exit.live_flags & kArithFlags, 0u);
+  FrontendOptions strict = Code::options(false);
+  strict.strict_flags = true;
+  Block kept = Code::check(Frontend(Hooks{}, strict).translate(code.addr(), 64));
+  EXPECT_EQ(kept.exit.live_flags & kArithFlags, kArithFlags);
+}
+
+// The same when the block with the indirect jump was translated first (its
+// entry in the look-ahead's table of block starts): mov rax, rbx; jmp rax.
+TEST(FrontendFlagLiveness, ATranslatedIndirectJumpBlockReadsNoEarlierFlags) {
+  Code code{0x48, 0x39, 0xf7, 0x74, 0x02, 0xeb, 0x03, 0x48, 0x89, 0xd8, 0xff, 0xe0};
+  Frontend frontend(Hooks{}, Code::options(false));
+  Block jumper = Code::check(frontend.translate(code.addr(7), 64));
+  EXPECT_EQ(jumper.exit.kind, ir::ExitKind::Indirect);
+  EXPECT_EQ(jumper.flags_live_in & kArithFlags, kArithFlags);  // its indirect entry still applies records
+  Block b = Code::check(frontend.translate(code.addr(), 64));
+  ASSERT_EQ(b.exit.kind, ir::ExitKind::Branch);
+  EXPECT_EQ(b.exit.live_flags & kArithFlags, 0u);
+}
+
 }  // namespace
 }  // namespace phybin::x86
