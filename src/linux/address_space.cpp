@@ -122,7 +122,8 @@ std::optional<MappedFile> AddressSpace::mapped_file(uint64_t address) const {
   const Entry& e = it->second;
   if (address >= e.end || e.source == 0 || sources_[e.source].inode == 0) return std::nullopt;
   const Source& s = sources_[e.source];
-  return MappedFile{s.dev, s.inode, s.size, s.mtime_ns, it->first - e.offset, e.prot, e.pristine, s.name, it->first, e.end};
+  return MappedFile{s.dev, s.inode, s.size, s.mtime_ns, it->first - e.offset, e.prot, e.pristine, s.name,
+                    it->first, e.end};
 }
 
 std::string AddressSpace::maps_text() const {

@@ -220,7 +220,8 @@ void Process::index_saved_files(SavedCode& saved, const TranslationImage& image)
     f.blocks_end = f.blocks_begin;  // advanced as they are filled in
   }
   saved.blocks_by_file.resize(image.blocks.size());
-  for (uint32_t i = 0; i < image.blocks.size(); ++i) saved.blocks_by_file[files[image.blocks[i].file].blocks_end++] = i;
+  for (uint32_t i = 0; i < image.blocks.size(); ++i)
+    saved.blocks_by_file[files[image.blocks[i].file].blocks_end++] = i;
   auto file_of_page = [&](const SavedPage& p) { return image.blocks[p.block].file; };
   auto file_of_link = [&](const SavedLink& l) { return image.blocks[l.source].file; };
   for (uint32_t file = 0; file < files.size(); ++file) {
@@ -415,7 +416,8 @@ class ImageBuilder {
     if (!fresh) return it->second;
     const std::optional<sys::MappedFile> m = guest_space().mapped_file(page);
     if (!m || !unchanged_file_code(*m)) return -1;
-    return it->second = static_cast<int32_t>(file_index(SavedFile{m->dev, m->inode, m->size, m->mtime_ns, m->file_start}));
+    const SavedFile file{m->dev, m->inode, m->size, m->mtime_ns, m->file_start};
+    return it->second = static_cast<int32_t>(file_index(file));
   }
 
   uint32_t file_index(const SavedFile& file) {

@@ -269,7 +269,8 @@ bool image_is_consistent(const TranslationImage& im) {
   for (const SavedBlock& b : im.blocks) {
     bad |= (b.words == 0) | (b.guest_bytes == 0) | (b.offset < end) | (b.indirect_words >= b.words) |
            (b.file >= files) | (b.reserved != 0);
-    bad |= (b.pool_count != 0) & ((((b.offset + b.pool_words) & 1) != 0) | (b.pool_words + 2u * b.pool_count > b.words));
+    const bool pool_bad = ((b.offset + b.pool_words) & 1) != 0 || b.pool_words + 2u * b.pool_count > b.words;
+    bad |= (b.pool_count != 0) & pool_bad;
     end = uint64_t{b.offset} + b.words;
     code += b.words;
     marks += b.marks_count;
@@ -360,7 +361,8 @@ std::optional<TranslationImage> deserialize(const std::vector<uint8_t>& bytes, s
     return std::nullopt;
   }
   const uint8_t* payload = bytes.data() + sizeof h;
-  if (h.payload_bytes != bytes.size() - sizeof h || checksum_of(h.counts, payload, h.payload_bytes) != h.payload_checksum) {
+  if (h.payload_bytes != bytes.size() - sizeof h ||
+      checksum_of(h.counts, payload, h.payload_bytes) != h.payload_checksum) {
     why = "truncated or damaged";
     return std::nullopt;
   }
