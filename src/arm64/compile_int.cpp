@@ -437,9 +437,7 @@ void BlockCompiler::lower_access_with_update(Value access, Value update) {
     if (!pre) lower(update);
     return;
   }
-  const Inst& step = b_.at(update);
-  const auto c = static_cast<int64_t>(const_of(step.args[1]));
-  const Mem m = pre ? mem_pre(rn, step.op == Opcode::Sub ? -c : c) : mem_post(rn, step.op == Opcode::Sub ? -c : c);
+  const Mem m = pre ? mem_pre(rn, step_of(update)) : mem_post(rn, step_of(update));
   if (in.op == Opcode::Store) {
     const Value x = in.args[1];
     const Reg val = is_const(x) && const_of(x) == 0 ? xzr : use(x, kTmp1);
@@ -464,8 +462,7 @@ void BlockCompiler::lower_plain_memory(Value v) {
     Mem m = address_of(in.args[0]);
     // movslq/movsbl: a load whose only user, right after it, sign-extends
     // it is one LDRS*.
-    Value next = v + 1;
-    while (next < n_ && b_.at(next).dead) ++next;
+    const Value next = next_live(v);
     if (next < n_ && b_.at(next).op == Opcode::SExt && b_.at(next).args[0] == v && last_use_[rep_[v]] == next &&
         type_bits(in.type) < 64) {
       Reg d = def_gpr(next);

@@ -229,21 +229,13 @@ void BlockCompiler::analyse() {
   use_at(b_.exit.cond, exit_at);
   use_at(b_.exit.address, exit_at);
   // An ICmp feeding only the exit branch, with nothing that touches NZCV
-  // after it, becomes "cmp; b.cond"; so does a comis/ucomis whose
-  // condition is a single AArch64 one ("fcmp; b.hi").
+  // after it (it is the last live instruction, so nothing else uses it
+  // either), becomes "cmp; b.cond"; so does a comis/ucomis whose condition
+  // is a single AArch64 one ("fcmp; b.hi").
   Cond fcmp_cond;
-  if (b_.exit.kind == ir::ExitKind::Branch &&
-      (b_.at(b_.exit.cond).op == Opcode::ICmp || VectorLowering::fcmp_branch_cond(b_.at(b_.exit.cond), fcmp_cond))) {
-    Value c = b_.exit.cond;
-    bool last = true;
-    for (Value i = c + 1; i < n_; ++i)
-      if (!b_.at(i).dead) last = false;
-    bool only_use = true;
-    for (Value i = c + 1; i < n_; ++i)
-      for (Value a : b_.at(i).args)
-        if (!b_.at(i).dead && a == c) only_use = false;
-    if (last && only_use) fused_cond_ = c;
-  }
+  if (b_.exit.kind == ir::ExitKind::Branch && next_live(b_.exit.cond) >= n_ &&
+      (b_.at(b_.exit.cond).op == Opcode::ICmp || VectorLowering::fcmp_branch_cond(b_.at(b_.exit.cond), fcmp_cond)))
+    fused_cond_ = b_.exit.cond;
   if (fused_cond_ != ir::kNoValue)
     for (Value a : b_.at(fused_cond_).args) use_at(a, exit_at);
   find_side_exit_compares(use_at);
@@ -261,17 +253,14 @@ template <typename UseAt>
 void BlockCompiler::find_side_exit_compares(UseAt&& use_at) {
   side_cond_.assign(n_, 0);
   if (b_.side_exits.empty()) return;
-  Value previous = ir::kNoValue;  // the last live instruction
   for (Value s = 0; s < n_; ++s) {
     const Inst& in = b_.at(s);
-    if (in.dead) continue;
+    if (in.dead || in.op != Opcode::SideExit) continue;
     const Value c = in.args[0];
-    if (in.op == Opcode::SideExit && c == previous && b_.at(c).op == Opcode::ICmp && rep_[c] == c &&
-        !folded_[c] && last_use_[c] == s) {
+    if (b_.at(c).op == Opcode::ICmp && next_live(c) == s && rep_[c] == c && !folded_[c] && last_use_[c] == s) {
       side_cond_[c] = 1;
       for (Value a : b_.at(c).args) use_at(a, s);
     }
-    previous = s;
   }
 }
 
@@ -426,9 +415,14 @@ bool BlockCompiler::is_small_step(Value v) const {
   if ((in.op != Opcode::Add && in.op != Opcode::Sub) || in.dead || folded_[v] || rep_[v] != v ||
       in.type != Type::I64 || is_const(in.args[0]) || !is_const(in.args[1]))
     return false;
-  const auto c = static_cast<int64_t>(const_of(in.args[1]));
-  const int64_t step = in.op == Opcode::Sub ? -c : c;
+  const int64_t step = step_of(v);
   return step >= -256 && step <= 255;
+}
+
+int64_t BlockCompiler::step_of(Value v) const {
+  const Inst& in = b_.at(v);
+  const auto c = static_cast<int64_t>(const_of(in.args[1]));
+  return in.op == Opcode::Sub ? -c : c;
 }
 
 // A guest register stepped by a constant right before a load or store
@@ -443,11 +437,6 @@ void BlockCompiler::find_writeback_accesses() {
   access_update_.assign(n_, ir::kNoValue);
   update_guest_.assign(n_, -1);
   update_in_access_.assign(n_, 0);
-  auto next_live = [&](Value v) {
-    do ++v;
-    while (v < n_ && b_.at(v).dead);
-    return v;
-  };
   for (Value access = 0; access < n_; ++access) {
     const Inst& in = b_.at(access);
     if (in.dead || (in.op != Opcode::Load && in.op != Opcode::Store) || ordered_access(access)) continue;

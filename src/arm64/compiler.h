@@ -99,6 +99,13 @@ class BlockCompiler {
   template <typename UseAt>
   void find_side_exit_compares(UseAt&& use_at);
   bool is_small_step(ir::Value v) const;
+  int64_t step_of(ir::Value v) const;  // what an Add/Sub of a constant adds
+  // The first instruction after v that is not dead (n_ when none).
+  ir::Value next_live(ir::Value v) const {
+    do ++v;
+    while (v < n_ && b_.at(v).dead);
+    return v;
+  }
   bool hint_allowed(ir::Value def) const;
 
   // ---- registers (compiler.cpp)

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <map>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "arm64/backend.h"

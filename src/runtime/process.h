@@ -59,7 +59,6 @@ struct SavedCode {
   };
   std::vector<File> files;
   std::vector<uint32_t> blocks_by_file;  // image block indices, file after file
-  std::vector<uint8_t> unusable;  // by image block: a page of it is not its file's code here
   size_t waiting = 0;  // files not woken
 };
 
@@ -239,7 +238,6 @@ class Process {
   void place_saved_blocks(TranslationImage image);
   static void index_saved_files(SavedCode& saved, const TranslationImage& image);
   void wake_saved_file(uint32_t file, uint64_t file_start, const std::string& name);
-  void wake_saved_links(const SavedCode::File& file);
   TranslationImage saved_image() const;
 
   RuntimeOptions options_;

@@ -189,7 +189,6 @@ void Process::place_saved_blocks(TranslationImage image) {
   saved->first = blocks_.add_dormant(blocks, begin, image.marks);
   blocks_.reserve_guest(blocks.size());  // for all at once: no growing file after file
   index_saved_files(*saved, image);
-  saved->unusable.assign(blocks.size(), 0);
   saved->image = std::move(image);
   saved_ = std::move(saved);
 }
@@ -278,19 +277,20 @@ void Process::wake_saved_file(uint32_t file, uint64_t file_start, const std::str
   const uint64_t delta = file_start - im.files[file].file_start;
   const std::span<const SavedPage> pages(im.pages.data() + f.pages_begin, f.pages_end - f.pages_begin);
   FilePages check(im.files[file], file_start);
+  std::vector<uint8_t> unusable(im.blocks.size(), 0);  // by image block: a page is not the file's code here
   uint64_t last_page = 1;
   bool last_ok = false;
   for (const SavedPage& p : pages) {  // by page: each looked at once
     if (p.page != last_page) last_ok = check.usable(file_start + p.page);
     last_page = p.page;
-    if (!last_ok) saved.unusable[p.block] = 1;
+    if (!last_ok) unusable[p.block] = 1;
   }
   uint32_t* begin = cache_.blocks_begin();
   GuestThread* thread = GuestThread::current();
   size_t woken = 0;
   for (uint32_t k = f.blocks_begin; k < f.blocks_end; ++k) {
     const uint32_t i = saved.blocks_by_file[k];
-    if (saved.unusable[i]) continue;
+    if (unusable[i]) continue;
     const SavedBlock& b = im.blocks[i];
     if (delta != 0) {
       auto* pool = reinterpret_cast<uint64_t*>(begin + b.offset + b.pool_words);
@@ -305,16 +305,10 @@ void Process::wake_saved_file(uint32_t file, uint64_t file_start, const std::str
   f.woken = true;
   f.file_start = file_start;
   --saved.waiting;
-  wake_saved_links(f);
+  // The code came linked: links into blocks that stay dormant are undone.
+  blocks_.add_saved_links({im.links.data() + f.links_begin, f.links_end - f.links_begin}, saved.first, begin);
   logf(LogLevel::Info, "phybin: %zu of %u saved blocks woken for %s (moved by %+lld bytes)", woken,
        f.blocks_end - f.blocks_begin, name.c_str(), static_cast<long long>(delta));
-}
-
-// The code came linked: links into blocks that stay dormant are undone.
-void Process::wake_saved_links(const SavedCode::File& f) {
-  const SavedCode& saved = *saved_;
-  const std::span<const SavedLink> links(saved.image.links.data() + f.links_begin, f.links_end - f.links_begin);
-  blocks_.add_saved_links(links, saved.first, cache_.blocks_begin());
 }
 
 namespace {

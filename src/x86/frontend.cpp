@@ -3,7 +3,6 @@
 #include <cinttypes>
 #include <csignal>
 #include <algorithm>
-#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 
@@ -106,6 +105,12 @@ namespace {
 constexpr int kLookaheadBudget = 40;
 // Conditional branches a block goes on past (FrontendOptions::side_exits).
 constexpr unsigned kMaxSideExits = 1;
+
+// The flags live before `insn`, from those live after it (and those a
+// fault at it shows, which count as read).
+uint64_t live_before(const ZydisDecodedInstruction& insn, uint64_t live_after, uint64_t kept_for_fault) {
+  return (live_after & ~flags_killed(insn)) | flags_tested(insn) | kept_for_fault;
+}
 
 bool ends_block(const ZydisDecodedInstruction& insn) {
   return insn.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE || always_traps(insn);
@@ -260,13 +265,10 @@ void Frontend::translate(uint64_t rip, unsigned max_insns, ir::Block& block) con
   uint64_t live = exit_liveness(insns[count - 1], pc);
   for (size_t i = count; i-- > 0;) {
     liveness.taken[i] = 0;
-    if (i + 1 < count && continues_after(insns[i].info)) {
+    if (i + 1 < count && continues_after(insns[i].info))
       liveness.taken[i] = flags_read_after(relative_target(insns[i].info, insns[i].address), kLookaheadBudget);
-      live |= liveness.taken[i];
-    }
-    liveness.after[i] = live;
-    live = (live & ~flags_killed(insns[i].info)) | flags_tested(insns[i].info) | kept_for_fault[i];
-    liveness.before[i] = live;
+    liveness.after[i] = live | liveness.taken[i];
+    live = liveness.before[i] = live_before(insns[i].info, liveness.after[i], kept_for_fault[i]);
   }
   block.flags_live_in = live & kAllArith;
   live_in_[rip] = live_in_for_others(insns, count, liveness, kept_for_fault, live);
@@ -371,7 +373,6 @@ void Frontend::flags_kept_for_faults(const DecodedInsn* insns, size_t count, uin
   }
 }
 
-// Flags read after the block's last instruction `last`, which ends at `next`.
 // What other blocks' look-ahead takes this block to read of the flags they
 // leave.  An indirect jump keeps the flags this block computes (lazily,
 // for an interpreter's dispatch or hand-written assembly), but flags from
@@ -384,10 +385,7 @@ uint64_t Frontend::live_in_for_others(const DecodedInsn* insns, size_t count, co
   const ZydisDecodedInstruction& last = insns[count - 1].info;
   if (options_.strict_flags || last.mnemonic != ZYDIS_MNEMONIC_JMP || is_direct(last)) return live_in;
   uint64_t live = 0;
-  for (size_t i = count; i-- > 0;) {
-    live |= liveness.taken[i];
-    live = (live & ~flags_killed(insns[i].info)) | flags_tested(insns[i].info) | kept_for_fault[i];
-  }
+  for (size_t i = count; i-- > 0;) live = live_before(insns[i].info, live | liveness.taken[i], kept_for_fault[i]);
   return live;
 }
 
@@ -395,8 +393,8 @@ bool Frontend::continues_after(const ZydisDecodedInstruction& insn) const {
   return options_.side_exits && insn.meta.category == ZYDIS_CATEGORY_COND_BR && is_direct(insn);
 }
 
+// Flags read after the block's last instruction `last`, which ends at `next`.
 uint64_t Frontend::exit_liveness(const DecodedInsn& last, uint64_t next) const {
-  constexpr int kBudget = kLookaheadBudget;
   const ZydisDecodedInstruction& info = last.info;
   if (always_traps(info)) return kAllArith;  // a signal handler sees every flag
   switch (info.mnemonic) {
@@ -406,17 +404,17 @@ uint64_t Frontend::exit_liveness(const DecodedInsn& last, uint64_t next) const {
       // keeps them for assembly that returns results in flags.
       return options_.strict_flags ? kAllArith : 0;
     case ZYDIS_MNEMONIC_JMP:
-      if (is_direct(info)) return flags_read_after(relative_target(info, last.address), kBudget);
+      if (is_direct(info)) return flags_read_after(relative_target(info, last.address), kLookaheadBudget);
       // Interpreter dispatch and hand-written assembly may read flags after
       // an indirect jump; kept lazily where cheap (emit_insns).
       return kAllArith;
     default: break;
   }
   if (info.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE)
-    return is_direct(info) ? flags_read_after(relative_target(info, last.address), kBudget) |
-                                 flags_read_after(next, kBudget)
+    return is_direct(info) ? flags_read_after(relative_target(info, last.address), kLookaheadBudget) |
+                                 flags_read_after(next, kLookaheadBudget)
                            : kAllArith;
-  return flags_read_after(next, kBudget);
+  return flags_read_after(next, kLookaheadBudget);
 }
 
 // What looking ahead needs of one instruction, kept (peeked_) so that
@@ -456,7 +454,8 @@ bool Frontend::peek(uint64_t pc, PeekInfo& out) const {
 
 // Flags the code at `rip` may read before writing them.  Follows direct
 // jumps and both sides of conditional branches (within a small budget);
-// flags are dead at a call or return (ABI), live at anything unknown.
+// flags are dead at a call or return (ABI) and at an indirect jump (see
+// live_in_for_others), live at anything unknown.
 uint64_t Frontend::flags_read_after(uint64_t rip, int budget) const {
   auto known = live_in_.find(rip);
   if (known != live_in_.end()) {
