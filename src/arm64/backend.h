@@ -38,9 +38,10 @@ struct Stubs {
 // So an indirect jump costs a record only where the target reads it.
 inline constexpr uint64_t lookup_key(uint64_t guest, bool reads_flags) { return reads_flags ? ~guest : guest; }
 
-// An empty slot's key: non-canonical and of another slot, with a
-// complement of another slot too (mask + 1 is even), so that no guest
-// address matches it in either compare.
+// A key no guest address matches in either compare: non-canonical and
+// of another slot, with a complement of another slot too (mask + 1 is
+// even).  Empty slots hold 0 but for the two where 0 could match (the
+// runtime's new_lookup_table).
 inline constexpr uint64_t kEmptyLookupKey = uint64_t{0x8000} << 48;
 inline constexpr uint64_t empty_lookup_key(uint64_t slot, uint64_t mask) {
   return kEmptyLookupKey | ((slot + 2) & mask);

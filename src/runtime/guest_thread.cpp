@@ -45,7 +45,7 @@ GuestThread::GuestThread(Process& process, GuestState& state)
     : process_(process), state_(&state), frontend_(hooks(), process.frontend_options()), lookup_(new_lookup_table()) {
   frontend_.set_fp_mode(process.initial_fp_mode());
   frontend_.set_code_memory(&process.protect());
-  clear_lookup();
+  set_unmatched_slots(lookup_.get(), process.stubs().empty_entry);
   state.thread = this;
   process.add_thread(*this);
 }
@@ -57,7 +57,7 @@ GuestThread::~GuestThread() {
 
 // A copy of the empty table, made once: cheaper than its loop (start-up).
 void GuestThread::clear_lookup() {
-  std::memcpy(static_cast<void*>(lookup_.get()), process_.empty_lookup(), kLookupEntries * sizeof(LookupEntry));
+  clear_lookup_table(lookup_.get(), process_.stubs().empty_entry);
 }
 
 BlockTable::Index GuestThread::lookup_or_translate(uint64_t pc) {

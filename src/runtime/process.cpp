@@ -3,8 +3,10 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <new>
 #include <string>
 
 #if defined(__aarch64__)
@@ -57,8 +59,24 @@ x86::FrontendOptions host_frontend_options(const RuntimeOptions& options) {
 
 }  // namespace
 
+// An empty table is zeroes (calloc: fresh pages, nothing written) but for
+// the two slots where key 0 could match: the first compare's for guest
+// address 0, the second's (the complement) for ~0.  Those two hold keys
+// that match nothing (arm64::empty_lookup_key).
 LookupTable new_lookup_table() {
-  return LookupTable(static_cast<LookupEntry*>(std::malloc(kLookupEntries * sizeof(LookupEntry))));
+  LookupTable table(static_cast<LookupEntry*>(std::calloc(kLookupEntries, sizeof(LookupEntry))));
+  if (!table) throw std::bad_alloc();
+  return table;
+}
+
+void clear_lookup_table(LookupEntry* table, const void* empty_entry) {
+  std::memset(static_cast<void*>(table), 0, kLookupEntries * sizeof(LookupEntry));
+  set_unmatched_slots(table, empty_entry);
+}
+
+void set_unmatched_slots(LookupEntry* table, const void* empty_entry) {
+  for (size_t slot : {size_t{0}, kLookupEntries - 1})
+    table[slot] = LookupEntry{arm64::empty_lookup_key(slot, kLookupEntries - 1), empty_entry};
 }
 
 Process::Process(const RuntimeOptions& options)
@@ -79,14 +97,7 @@ Process::Process(const RuntimeOptions& options)
   backend_.lse = options.host_lse && host_hwcap(kHwcapAtomics);
   backend_.lrcpc = host_hwcap(kHwcapLrcpc);
   backend_.tso = options.tso == TsoMode::Strict;
-  LookupEntry* empty = empty_lookup_.get();
-  for (size_t slot = 0; slot < kLookupEntries; ++slot) empty[slot] = empty_lookup_entry(slot);
-}
-
-// An empty entry matches no guest address: a guest jump to address 0 (or
-// anywhere without code) misses and gets its SIGSEGV in the dispatcher.
-LookupEntry Process::empty_lookup_entry(size_t slot) const {
-  return LookupEntry{arm64::empty_lookup_key(slot, kLookupEntries - 1), cache_.stubs().empty_entry};
+  set_unmatched_slots(empty_lookup_.get(), cache_.stubs().empty_entry);
 }
 
 // A thread that starts while code exists (a later guest thread) finds all

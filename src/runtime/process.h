@@ -94,7 +94,12 @@ struct FreeDeleter {
   void operator()(LookupEntry* p) const { std::free(p); }
 };
 using LookupTable = std::unique_ptr<LookupEntry[], FreeDeleter>;
+// Tables start and are cleared empty: no guest address matches an entry,
+// so a guest jump to address 0 (or anywhere without code) misses and gets
+// its SIGSEGV in the dispatcher.
 LookupTable new_lookup_table();
+void clear_lookup_table(LookupEntry* table, const void* empty_entry);
+void set_unmatched_slots(LookupEntry* table, const void* empty_entry);
 
 class Process {
  public:
@@ -223,7 +228,6 @@ class Process {
   bool other_threads() const;
   // What a flush does, under the tables' lock.
   void drop_everything();
-  LookupEntry empty_lookup_entry(size_t slot) const;
   void enter_in_lookups(BlockTable::Index index);
   void protect_and_register(BlockTable::Index index, const ir::Block& block,
                             const std::vector<std::pair<uint64_t, uint64_t>>& lookahead);
