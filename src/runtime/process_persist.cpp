@@ -146,9 +146,8 @@ void Process::load_translations() {
   std::vector<uint8_t> bytes;
   if (!read_translation_file(path, bytes)) return;
   std::string why;
-  std::optional<TranslationImage> image = deserialize(bytes, why);
-  if (image && image->key != persist_key_) why = "made for another program, phybin or setting";
-  else if (image && image->cache_words() > cache_.free_words()) why = "larger than the code cache";
+  std::optional<TranslationImage> image = deserialize(bytes, persist_key_, why);
+  if (image && image->cache_words() > cache_.free_words()) why = "larger than the code cache";
   else if (image && image->helper_offsets.size() > arm64::HelperTable::kSlots) why = "too many helpers";
   else if (reinterpret_cast<uintptr_t>(cache_.free_begin()) % 8 != 0) why = "code cache misaligned";
   if (!image || !why.empty()) {
@@ -518,7 +517,8 @@ void Process::save_translations() {
   TranslationImage image = saved_image();
   if (image.blocks.empty()) return;
   std::string why;
-  if (write_translation_file(persist_dir_, persist_name_, serialize(image), why)) {
+  std::optional<std::vector<uint8_t>> bytes = serialize(image, why);
+  if (bytes && write_translation_file(persist_dir_, persist_name_, *bytes, why)) {
     logf(LogLevel::Info, "phybin: saved %zu blocks to %s/%s", image.blocks.size(), persist_dir_.c_str(),
          persist_name_.c_str());
     if (size_t n = prune_translation_dir(persist_dir_, kMaxTranslationDirBytes))

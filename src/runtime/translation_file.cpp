@@ -259,50 +259,9 @@ const char* check_pages_and_links(const TranslationImage& im) {
   return nullptr;
 }
 
-// The checks above without branches or reasons, for every load: true when
-// they all pass (else they run again to say why).  A block's code and marks
-// lie inside their arrays when the running sums end at the arrays' sizes.
-bool image_is_consistent(const TranslationImage& im) {
-  const size_t files = im.files.size(), blocks = im.blocks.size();
-  bool bad = false;
-  uint64_t end = 0, code = 0, marks = 0;
-  for (const SavedBlock& b : im.blocks) {
-    bad |= (b.words == 0) | (b.guest_bytes == 0) | (b.offset < end) | (b.indirect_words >= b.words) |
-           (b.file >= files) | (b.reserved != 0);
-    const bool pool_bad = ((b.offset + b.pool_words) & 1) != 0 || b.pool_words + 2u * b.pool_count > b.words;
-    bad |= (b.pool_count != 0) & pool_bad;
-    end = uint64_t{b.offset} + b.words;
-    code += b.words;
-    marks += b.marks_count;
-  }
-  bad |= (end > UINT32_MAX) | (code != im.code.size()) | (marks != im.marks.size());
-  if (bad || blocks == 0) return !bad && im.pages.empty() && im.links.empty();
-  auto file_of = [&](uint32_t block) {
-    bad |= block >= blocks;
-    return uint64_t{im.blocks[std::min<size_t>(block, blocks - 1)].file};
-  };
-  uint64_t last = 0;
-  for (const SavedPage& p : im.pages) {
-    const uint64_t key = file_of(p.block) << 32 | p.page;
-    bad |= key < last;
-    last = key;
-  }
-  last = 0;
-  for (const SavedLink& l : im.links) {
-    const uint64_t file = file_of(l.source);
-    bad |= (file < last) | (file != file_of(l.target));
-    const SavedBlock& from = im.blocks[std::min<size_t>(l.source, blocks - 1)];
-    bad |= (l.site - from.offset >= from.words) | (l.unlinked - from.offset >= from.words);
-    last = file;
-  }
-  return !bad;
-}
-
 const char* check_image(const TranslationImage& im) {
-  if (image_is_consistent(im)) return nullptr;
   if (const char* why = check_blocks(im)) return why;
-  if (const char* why = check_pages_and_links(im)) return why;
-  return "inconsistent";
+  return check_pages_and_links(im);
 }
 
 // mkdir -p: ~/.cache itself may not exist yet.
@@ -323,7 +282,11 @@ uint64_t TranslationKey::hash() const {
   return h;
 }
 
-std::vector<uint8_t> serialize(const TranslationImage& im) {
+std::optional<std::vector<uint8_t>> serialize(const TranslationImage& im, std::string& why) {
+  if (const char* problem = check_image(im)) {
+    why = std::string("inconsistent image: ") + problem;
+    return std::nullopt;
+  }
   Writer payload;
   put_key(payload, im.key);
   payload.put_array(im.helper_offsets);
@@ -349,7 +312,8 @@ std::vector<uint8_t> serialize(const TranslationImage& im) {
   return out;
 }
 
-std::optional<TranslationImage> deserialize(const std::vector<uint8_t>& bytes, std::string& why) {
+std::optional<TranslationImage> deserialize(const std::vector<uint8_t>& bytes, const TranslationKey& expected,
+                                            std::string& why) {
   Header h{};
   Reader header(bytes.data(), bytes.size());
   if (!header.get(h) || std::memcmp(h.magic, kMagic, sizeof kMagic) != 0) {
@@ -376,8 +340,8 @@ std::optional<TranslationImage> deserialize(const std::vector<uint8_t>& bytes, s
     why = "inconsistent sizes";
     return std::nullopt;
   }
-  if (const char* problem = check_image(im)) {
-    why = problem;
+  if (im.key != expected) {
+    why = "made for another program, phybin or setting";
     return std::nullopt;
   }
   return im;

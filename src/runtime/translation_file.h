@@ -103,11 +103,19 @@ struct TranslationImage {
   uint32_t cache_words() const { return blocks.empty() ? 0 : blocks.back().offset + blocks.back().words; }
 };
 
-std::vector<uint8_t> serialize(const TranslationImage& image);
+// The file's bytes; nullopt (and `why`) for an image whose indices and
+// ranges do not hold together: a phybin bug, caught before it is saved.
+std::optional<std::vector<uint8_t>> serialize(const TranslationImage& image, std::string& why);
 
-// Checks everything (format, version, sizes, checksum, every index and
-// range) before returning an image; on failure says why in `why`.
-std::optional<TranslationImage> deserialize(const std::vector<uint8_t>& bytes, std::string& why);
+// Checks the format, version, sizes, checksum and key before returning an
+// image; on failure says why in `why`.  It does not check the image's
+// indices and ranges again: the key holds the build id, so the file was
+// written by this very phybin, which checked them (serialize), and the
+// checksum shows the bytes are as written.  (Against tampering the cache
+// directory is the user's own, as trusted as the program itself.)  So a
+// load costs no pass over the blocks, pages and links of its own.
+std::optional<TranslationImage> deserialize(const std::vector<uint8_t>& bytes, const TranslationKey& expected,
+                                            std::string& why);
 
 // Atomic replacement: a reader sees the old file or the new one, never a
 // part.  Creates `dir` (one level) if missing.  False with `why` on failure.

@@ -1,6 +1,7 @@
 // The persistent translation cache's file format: what is written is read
-// back unchanged, and anything damaged, cut short or inconsistent is
-// refused with a reason instead of being loaded into a code cache.
+// back unchanged; anything damaged, cut short or made for another key is
+// refused with a reason instead of being loaded into a code cache; an
+// inconsistent image is never written.
 #include "runtime/translation_file.h"
 
 #include <fcntl.h>
@@ -15,6 +16,14 @@
 
 namespace phybin::runtime {
 namespace {
+
+// The file's bytes of an image that must be consistent.
+std::vector<uint8_t> bytes_of(const TranslationImage& im) {
+  std::string why;
+  std::optional<std::vector<uint8_t>> bytes = serialize(im, why);
+  EXPECT_TRUE(bytes) << why;
+  return bytes ? *bytes : std::vector<uint8_t>{};
+}
 
 // Three blocks of two files, the first linked to the second (same file),
 // with marks, pages and address pools.
@@ -85,7 +94,7 @@ void expect_equal(const TranslationImage& a, const TranslationImage& b) {
 TEST(TranslationFile, RoundTripKeepsEverything) {
   const TranslationImage im = sample_image();
   std::string why;
-  auto back = deserialize(serialize(im), why);
+  auto back = deserialize(bytes_of(im), im.key, why);
   ASSERT_TRUE(back) << why;
   expect_equal(im, *back);
   EXPECT_EQ(back->cache_words(), 16u);
@@ -94,7 +103,7 @@ TEST(TranslationFile, RoundTripKeepsEverything) {
 TEST(TranslationFile, EmptyImageRoundTrips) {
   TranslationImage im;
   std::string why;
-  auto back = deserialize(serialize(im), why);
+  auto back = deserialize(bytes_of(im), im.key, why);
   ASSERT_TRUE(back) << why;
   EXPECT_TRUE(back->blocks.empty());
   EXPECT_EQ(back->cache_words(), 0u);
@@ -118,40 +127,58 @@ TEST(TranslationFile, KeyHashFollowsEveryField) {
 // Every single flipped bit of the file is noticed (magic, version, sizes
 // or the checksum over the rest).
 TEST(TranslationFile, EveryFlippedBitIsRefused) {
-  const std::vector<uint8_t> good = serialize(sample_image());
+  const std::vector<uint8_t> good = bytes_of(sample_image());
+  const TranslationKey key = sample_image().key;
   for (size_t byte = 0; byte < good.size(); ++byte) {
     for (int bit = 0; bit < 8; ++bit) {
       std::vector<uint8_t> bad = good;
       bad[byte] ^= static_cast<uint8_t>(1u << bit);
       std::string why;
-      EXPECT_FALSE(deserialize(bad, why)) << "byte " << byte << " bit " << bit;
+      EXPECT_FALSE(deserialize(bad, key, why)) << "byte " << byte << " bit " << bit;
       EXPECT_FALSE(why.empty());
     }
   }
 }
 
 TEST(TranslationFile, EveryTruncationIsRefused) {
-  const std::vector<uint8_t> good = serialize(sample_image());
+  const std::vector<uint8_t> good = bytes_of(sample_image());
+  const TranslationKey key = sample_image().key;
   for (size_t n = 0; n < good.size(); ++n) {
     std::vector<uint8_t> cut(good.begin(), good.begin() + static_cast<ptrdiff_t>(n));
     std::string why;
-    EXPECT_FALSE(deserialize(cut, why)) << n << " bytes";
+    EXPECT_FALSE(deserialize(cut, key, why)) << n << " bytes";
   }
   std::vector<uint8_t> longer = good;
   longer.push_back(0);
   std::string why;
-  EXPECT_FALSE(deserialize(longer, why));
+  EXPECT_FALSE(deserialize(longer, key, why));
 }
 
-// Images that are well-formed files but would put code or links in the
-// wrong place are refused too (a file written by a buggy phybin).
-TEST(TranslationFile, InconsistentImagesAreRefused) {
+// A sound file made for another program, phybin build or setting is
+// refused: only this build's files are trusted to be consistent.
+TEST(TranslationFile, AnotherKeyIsRefused) {
+  const TranslationImage im = sample_image();
+  const std::vector<uint8_t> bytes = bytes_of(im);
+  for (int field = 0; field < 3; ++field) {
+    TranslationKey other = im.key;
+    if (field == 0) other.phybin_id.back() ^= 1;
+    if (field == 1) other.guest_ino += 1;
+    if (field == 2) other.settings += 1;
+    std::string why;
+    EXPECT_FALSE(deserialize(bytes, other, why)) << field;
+    EXPECT_NE(why.find("another"), std::string::npos) << why;
+  }
+}
+
+// Images that would put code or links in the wrong place (a phybin bug)
+// are never written: loads trust this build's files (deserialize).
+TEST(TranslationFile, InconsistentImagesAreNotWritten) {
   auto refused = [](auto change) {
     TranslationImage im = sample_image();
     change(im);
     std::string why;
-    bool rejected = !deserialize(serialize(im), why);
-    return rejected && !why.empty();
+    bool rejected = !serialize(im, why);
+    return rejected && why.find("inconsistent") != std::string::npos;
   };
   EXPECT_TRUE(refused([](TranslationImage& im) { im.blocks[1].offset = 3; }));         // overlaps block 0
   EXPECT_TRUE(refused([](TranslationImage& im) { im.code.pop_back(); }));              // code past the end
@@ -185,11 +212,11 @@ TEST(TranslationFile, WriteCreatesDirectoriesAndReplacesAtomically) {
   ASSERT_NE(mkdtemp(tmpl), nullptr);
   const std::string dir = std::string(tmpl) + "/nested/phybin";
   std::string why;
-  const std::vector<uint8_t> first = serialize(sample_image());
+  const std::vector<uint8_t> first = bytes_of(sample_image());
   ASSERT_TRUE(write_translation_file(dir, "x.ptc", first, why)) << why;
   TranslationImage other = sample_image();
   other.code[0] = 0x14000001;
-  const std::vector<uint8_t> second = serialize(other);
+  const std::vector<uint8_t> second = bytes_of(other);
   ASSERT_TRUE(write_translation_file(dir, "x.ptc", second, why)) << why;
   std::vector<uint8_t> read;
   ASSERT_TRUE(read_translation_file(dir + "/x.ptc", read));
@@ -204,7 +231,7 @@ TEST(TranslationFile, WriteCreatesDirectoriesAndReplacesAtomically) {
 
 TEST(TranslationFile, UnwritableDirectoryGivesAReason) {
   std::string why;
-  EXPECT_FALSE(write_translation_file("/proc/phybin-no-such-dir", "x.ptc", serialize(sample_image()), why));
+  EXPECT_FALSE(write_translation_file("/proc/phybin-no-such-dir", "x.ptc", bytes_of(sample_image()), why));
   EXPECT_NE(why.find("/proc/phybin-no-such-dir"), std::string::npos);
 }
 
