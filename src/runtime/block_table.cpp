@@ -53,16 +53,21 @@ BlockTable::Index BlockTable::add_dormant(std::span<const SavedBlock> saved, con
   return first;
 }
 
-void BlockTable::wake(Index block, uint64_t guest_start, uint64_t guest_end) {
-  BlockInfo& info = blocks_[block];
-  info.guest_start = guest_start;
-  info.guest_end = guest_end;
-  info.valid = true;
-  by_guest_.set(guest_start, block);
+void BlockTable::add_saved_file(uint64_t file_start, Index first, std::span<const SavedPage> pages,
+                                std::span<const SavedEntry> entries) {
+  saved_runs_.push_back(SavedRun{file_start, first, {pages.begin(), pages.end()}, {entries.begin(), entries.end()}});
 }
 
-void BlockTable::add_saved_pages(uint64_t file_start, Index first, std::span<const SavedPage> pages) {
-  saved_runs_.push_back(SavedRun{file_start, first, {pages.begin(), pages.end()}});
+// Several blocks may start at one offset (one dropped, say): the first
+// valid one.  Dormant ones (not the file's code here) are invalid.
+BlockTable::Index BlockTable::SavedRun::find(uint64_t pc, const std::vector<BlockInfo>& blocks) const {
+  if (pc < file_start || pc - file_start > UINT32_MAX) return kNone;
+  const auto offset = static_cast<uint32_t>(pc - file_start);
+  auto it = std::lower_bound(entries.begin(), entries.end(), offset,
+                             [](const SavedEntry& e, uint32_t x) { return e.guest_offset < x; });
+  for (; it != entries.end() && it->guest_offset == offset; ++it)
+    if (blocks[first + it->block].valid) return first + it->block;
+  return kNone;
 }
 
 std::span<const SavedPage> BlockTable::SavedRun::within(uint64_t begin, uint64_t end) const {
@@ -100,8 +105,15 @@ void BlockTable::depends_on_page(Index block, uint64_t page) {
   last_page_blocks_->push_back(block);
 }
 
+// Blocks translated in this run are indexed; woken saved blocks are
+// searched in their file's run (waking tens of thousands costs no index
+// entries, and lookups only come from the dispatcher's misses).
 BlockTable::Index BlockTable::find_guest(uint64_t pc) const {
-  return by_guest_.find(pc);
+  const Index b = by_guest_.find(pc);
+  if (b != kNone) return b;
+  for (const SavedRun& run : saved_runs_)
+    if (const Index s = run.find(pc, blocks_); s != kNone) return s;
+  return kNone;
 }
 
 BlockTable::Index BlockTable::find_host(const void* pc) const {

@@ -61,18 +61,24 @@ class BlockTable {
   // Returns the index of the first.
   Index add_dormant(std::span<const SavedBlock> saved, const uint32_t* cache_begin,
                     std::span<const PackedMark> marks);
-  // The dormant `block` now translates guest [start, end).  The pages it
-  // depends on come for all woken blocks of a file at once (add_saved_pages).
-  void wake(Index block, uint64_t guest_start, uint64_t guest_end);
-  // The pages woken saved blocks were made from: one file's sorted run of
-  // the image, its pages counted from `file_start`, its blocks from `first`.
-  void add_saved_pages(uint64_t file_start, Index first, std::span<const SavedPage> pages);
+  // The dormant `block` now translates guest [start, end).  Its file's
+  // runs of pages and entries come for all its woken blocks at once
+  // (add_saved_file).
+  void wake(Index block, uint64_t guest_start, uint64_t guest_end) {
+    BlockInfo& info = blocks_[block];
+    info.guest_start = guest_start;
+    info.guest_end = guest_end;
+    info.valid = true;
+  }
+  // A woken file's sorted runs of the image: the pages its blocks were made
+  // from (for invalidation) and its blocks by guest offset (for
+  // find_guest), offsets counted from `file_start`, blocks from `first`.
+  void add_saved_file(uint64_t file_start, Index first, std::span<const SavedPage> pages,
+                      std::span<const SavedEntry> entries);
   // Saved links of woken blocks (image indices counted from `first`,
   // code offsets from `cache_begin`), linked in the code already: those
   // from a woken block into one that stays dormant are undone.
   void add_saved_links(std::span<const SavedLink> links, Index first, uint32_t* cache_begin);
-  // Room for `more` blocks in the guest index (before waking many).
-  void reserve_guest(size_t more) { by_guest_.reserve(by_guest_.size() + more); }
   // The block's translation depends on the guest bytes of `page`.  The
   // pages of a block are given right after add(), before the next block.
   void depends_on_page(Index block, uint64_t page);
@@ -118,13 +124,16 @@ class BlockTable {
   uint64_t page_of(uint64_t address) const { return address & ~(page_size_ - 1); }
   void unlink_at(size_t link);  // restores links_[link] and removes it
   void unlink_dropped();
-  // A woken file's pages (add_saved_pages).
+  // A woken file's pages and entries (add_saved_file).
   struct SavedRun {
     uint64_t file_start;
     Index first;
     std::vector<SavedPage> pages;
+    std::vector<SavedEntry> entries;
     // Its entries for the pages in [begin, end).
     std::span<const SavedPage> within(uint64_t begin, uint64_t end) const;
+    // Its valid block starting at pc, or kNone.
+    Index find(uint64_t pc, const std::vector<BlockInfo>& blocks) const;
   };
   // Calls fn(block index) for each block of a saved run made from a page
   // in [begin, end); valid or not.

@@ -53,12 +53,11 @@ struct SavedCode {
   struct File {
     bool woken = false;
     uint64_t file_start = 0;  // where it woke
-    uint32_t blocks_begin = 0, blocks_end = 0;  // in blocks_by_file
+    uint32_t entries_begin = 0, entries_end = 0;  // in image.entries
     uint32_t pages_begin = 0, pages_end = 0;    // in image.pages
     uint32_t links_begin = 0, links_end = 0;    // in image.links
   };
   std::vector<File> files;
-  std::vector<uint32_t> blocks_by_file;  // image block indices, file after file
   size_t waiting = 0;  // files not woken
 };
 

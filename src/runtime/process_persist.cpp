@@ -186,7 +186,6 @@ void Process::place_saved_blocks(TranslationImage image) {
   cache_.commit(begin + image.cache_words());
   auto saved = std::make_unique<SavedCode>();
   saved->first = blocks_.add_dormant(blocks, begin, image.marks);
-  blocks_.reserve_guest(blocks.size());  // for all at once: no growing file after file
   index_saved_files(*saved, image);
   saved->image = std::move(image);
   saved_ = std::move(saved);
@@ -204,25 +203,17 @@ std::pair<uint32_t, uint32_t> run_of(const std::vector<T>& sorted, uint32_t file
 
 }  // namespace
 
-// Where each file's blocks, pages and links are (the last two are sorted
-// by file in the image already).
+// Where each file's entries, pages and links are: the image keeps each
+// sorted by file.
 void Process::index_saved_files(SavedCode& saved, const TranslationImage& image) {
   std::vector<SavedCode::File>& files = saved.files;
   files.assign(image.files.size(), {});
   saved.waiting = files.size();
-  for (const SavedBlock& b : image.blocks) ++files[b.file].blocks_end;
-  uint32_t at = 0;
-  for (SavedCode::File& f : files) {
-    f.blocks_begin = at;
-    at += f.blocks_end;
-    f.blocks_end = f.blocks_begin;  // advanced as they are filled in
-  }
-  saved.blocks_by_file.resize(image.blocks.size());
-  for (uint32_t i = 0; i < image.blocks.size(); ++i)
-    saved.blocks_by_file[files[image.blocks[i].file].blocks_end++] = i;
+  auto file_of_entry = [&](const SavedEntry& e) { return image.blocks[e.block].file; };
   auto file_of_page = [&](const SavedPage& p) { return image.blocks[p.block].file; };
   auto file_of_link = [&](const SavedLink& l) { return image.blocks[l.source].file; };
   for (uint32_t file = 0; file < files.size(); ++file) {
+    std::tie(files[file].entries_begin, files[file].entries_end) = run_of(image.entries, file, file_of_entry);
     std::tie(files[file].pages_begin, files[file].pages_end) = run_of(image.pages, file, file_of_page);
     std::tie(files[file].links_begin, files[file].links_end) = run_of(image.links, file, file_of_link);
   }
@@ -287,8 +278,9 @@ void Process::wake_saved_file(uint32_t file, uint64_t file_start, const std::str
   uint32_t* begin = cache_.blocks_begin();
   GuestThread* thread = GuestThread::current();
   size_t woken = 0;
-  for (uint32_t k = f.blocks_begin; k < f.blocks_end; ++k) {
-    const uint32_t i = saved.blocks_by_file[k];
+  const std::span<const SavedEntry> entries(im.entries.data() + f.entries_begin, f.entries_end - f.entries_begin);
+  for (const SavedEntry& e : entries) {
+    const uint32_t i = e.block;
     if (unusable[i]) continue;
     const SavedBlock& b = im.blocks[i];
     if (delta != 0) {
@@ -300,14 +292,14 @@ void Process::wake_saved_file(uint32_t file, uint64_t file_start, const std::str
     if (thread) thread->enter_in_lookup(blocks_.at(saved.first + i));
     ++woken;
   }
-  blocks_.add_saved_pages(file_start, saved.first, pages);
+  blocks_.add_saved_file(file_start, saved.first, pages, entries);
   f.woken = true;
   f.file_start = file_start;
   --saved.waiting;
   // The code came linked: links into blocks that stay dormant are undone.
   blocks_.add_saved_links({im.links.data() + f.links_begin, f.links_end - f.links_begin}, saved.first, begin);
-  logf(LogLevel::Info, "phybin: %zu of %u saved blocks woken for %s (moved by %+lld bytes)", woken,
-       f.blocks_end - f.blocks_begin, name.c_str(), static_cast<long long>(delta));
+  logf(LogLevel::Info, "phybin: %zu of %zu saved blocks woken for %s (moved by %+lld bytes)", woken,
+       entries.size(), name.c_str(), static_cast<long long>(delta));
 }
 
 namespace {
@@ -354,6 +346,15 @@ class ImageBuilder {
       return fx != fy ? fx < fy : x.page < y.page;
     });
     im_.pages = std::move(new_pages_);
+  }
+
+  void add_entries() {
+    im_.entries.resize(im_.blocks.size());
+    for (uint32_t i = 0; i < im_.blocks.size(); ++i) im_.entries[i] = SavedEntry{im_.blocks[i].guest_offset, i};
+    std::sort(im_.entries.begin(), im_.entries.end(), [&](const SavedEntry& x, const SavedEntry& y) {
+      const uint16_t fx = im_.blocks[x.block].file, fy = im_.blocks[y.block].file;
+      return fx != fy ? fx < fy : x.guest_offset != y.guest_offset ? x.guest_offset < y.guest_offset : x.block < y.block;
+    });
   }
 
   // Links stay in the code when both ends are saved, of the same file;
@@ -483,6 +484,7 @@ TranslationImage Process::saved_image() const {
   ImageBuilder builder(im, blocks_, saved_.get(), cache_.blocks_begin());
   for (BlockTable::Index b = 0; b < blocks_.size(); ++b) builder.add_block(b);
   builder.add_pages();
+  builder.add_entries();
   builder.add_links();
   return im;
 }

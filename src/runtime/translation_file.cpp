@@ -24,7 +24,7 @@ namespace {
 constexpr char kMagic[8] = {'P', 'H', 'Y', 'B', 'I', 'N', 'T', 'C'};
 // Bump when the format or the meaning of saved code changes in a way the
 // build id would not show (it always changes with phybin's code anyway).
-constexpr uint32_t kVersion = 4;  // 4: file-relative blocks, pages by file
+constexpr uint32_t kVersion = 5;  // 5: entries by guest offset
 constexpr uint32_t kEndianMark = 0x01020304;
 
 uint64_t mix(uint64_t h, uint64_t word) {
@@ -259,9 +259,26 @@ const char* check_pages_and_links(const TranslationImage& im) {
   return nullptr;
 }
 
+// Each block once, by file and then guest offset, with its own offset.
+const char* check_entries(const TranslationImage& im) {
+  if (im.entries.size() != im.blocks.size()) return "not one entry per block";
+  std::vector<bool> seen(im.blocks.size());
+  uint64_t last = 0;
+  for (const SavedEntry& e : im.entries) {
+    if (e.block >= im.blocks.size() || seen[e.block]) return "entry of no block or a block twice";
+    seen[e.block] = true;
+    const SavedBlock& b = im.blocks[e.block];
+    const uint64_t key = uint64_t{b.file} << 32 | e.guest_offset;
+    if (e.guest_offset != b.guest_offset || key < last) return "entries out of order";
+    last = key;
+  }
+  return nullptr;
+}
+
 const char* check_image(const TranslationImage& im) {
   if (const char* why = check_blocks(im)) return why;
-  return check_pages_and_links(im);
+  if (const char* why = check_pages_and_links(im)) return why;
+  return check_entries(im);
 }
 
 // mkdir -p: ~/.cache itself may not exist yet.
@@ -294,6 +311,7 @@ std::optional<std::vector<uint8_t>> serialize(const TranslationImage& im, std::s
   payload.put_array(im.blocks);
   payload.put_array(im.marks);
   payload.put_array(im.pages);
+  payload.put_array(im.entries);
   payload.put_array(im.links);
   payload.put_array(im.code);
 
@@ -303,6 +321,7 @@ std::optional<std::vector<uint8_t>> serialize(const TranslationImage& im, std::s
   h.endian = kEndianMark;
   h.counts = Counts{im.key.phybin_id.size(), im.helper_offsets.size(), im.files.size(), im.blocks.size(),
                     im.marks.size(),         im.pages.size(),          im.links.size(), im.code.size()};
+  // (entries: one per block, their count is the blocks'.)
   h.payload_bytes = payload.bytes().size();
   h.payload_checksum = checksum_of(h.counts, payload.bytes().data(), payload.bytes().size());
   Writer file;
@@ -334,7 +353,8 @@ std::optional<TranslationImage> deserialize(const std::vector<uint8_t>& bytes, c
   Reader r(payload, h.payload_bytes);
   bool ok = get_key(r, im.key, h.counts.id) && r.get_array(im.helper_offsets, h.counts.helpers) &&
             r.get_array(im.files, h.counts.files);
-  ok = ok && r.get_array(im.blocks, h.counts.blocks) && r.get_array(im.marks, h.counts.marks) && r.get_array(im.pages, h.counts.pages) &&
+  ok = ok && r.get_array(im.blocks, h.counts.blocks) && r.get_array(im.marks, h.counts.marks) &&
+       r.get_array(im.pages, h.counts.pages) && r.get_array(im.entries, h.counts.blocks) &&
        r.get_array(im.links, h.counts.links) && r.get_array(im.code, h.counts.code) && r.at_end();
   if (!ok) {
     why = "inconsistent sizes";

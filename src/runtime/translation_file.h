@@ -77,6 +77,14 @@ struct SavedPage {
   uint32_t block;  // index into TranslationImage::blocks
 };
 
+// Where a lookup finds a block: each file's blocks sorted by their guest
+// offset (one run per file, files in order), so that a woken file's blocks
+// are found by a search in its run instead of each entering an index.
+struct SavedEntry {
+  uint32_t guest_offset;  // SavedBlock::guest_offset
+  uint32_t block;         // index into TranslationImage::blocks
+};
+
 // A linked exit between two blocks of the same file.  The code is saved
 // linked (it runs linked as soon as its file's blocks wake); `unlinked` is
 // where the branch goes when the link must be undone.  Sorted by the
@@ -96,6 +104,7 @@ struct TranslationImage {
   std::vector<SavedBlock> blocks;  // in increasing offset order
   std::vector<SavedMark> marks;    // of each block in turn
   std::vector<SavedPage> pages;    // by file, then page
+  std::vector<SavedEntry> entries;  // one per block: by file, then guest offset
   std::vector<SavedLink> links;    // by file
   std::vector<uint32_t> code;      // of each block in turn
 

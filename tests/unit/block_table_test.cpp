@@ -1,6 +1,6 @@
 // The block table's saved blocks: loaded dormant, woken at the address
-// their file has in this run, with their pages given as one sorted run per
-// file (no per-block registration).  Guest code changes must find them
+// their file has in this run, with their pages and entries given as sorted
+// runs per file (no per-block registration).  Guest code changes must find them
 // through that run exactly as they find translated blocks, and saved links
 // into blocks that stay dormant must go back to their way out.
 #include "runtime/block_table.h"
@@ -26,6 +26,7 @@ struct SavedFixture {
   std::vector<SavedBlock> blocks;
   std::vector<SavedMark> marks;
   std::vector<SavedPage> pages = {{0x1000, 0}, {0x1000, 1}, {0x2000, 2}, {0x3000, 2}, {0x3000, 3}};
+  std::vector<SavedEntry> entries = {{0x1000, 0}, {0x1040, 1}, {0x2ff0, 2}, {0x3100, 3}};
   BlockTable table{kPage};
   BlockTable::Index first = 0;
 
@@ -38,7 +39,7 @@ struct SavedFixture {
     first = table.add_dormant(blocks, code.data(), marks);
     for (uint32_t i = 0; i < 3; ++i)
       table.wake(first + i, kFileStart + blocks[i].guest_offset, kFileStart + blocks[i].guest_offset + 0x20);
-    table.add_saved_pages(kFileStart, first, pages);
+    table.add_saved_file(kFileStart, first, pages, entries);
   }
   uint64_t guest(uint32_t block) const { return kFileStart + blocks[block].guest_offset; }
 };
@@ -80,6 +81,20 @@ TEST(BlockTable, TranslatedAndSavedBlocksOfOnePageGoTogether) {
   EXPECT_EQ(f.table.invalidate(kFileStart + 0x1000, kFileStart + 0x1001, [&](const BlockInfo&) { ++count; }), 3u);
   EXPECT_EQ(count, 3u);
   EXPECT_EQ(f.table.find_guest(kFileStart + 0x1800), BlockTable::kNone);
+}
+
+// Lookups find a saved block by its start only; a block translated where a
+// dropped saved one was is found instead of it.
+TEST(BlockTable, TranslatedBlockTakesADroppedSavedOnesPlace) {
+  SavedFixture f;
+  EXPECT_EQ(f.table.find_guest(f.guest(0) + 4), BlockTable::kNone);
+  EXPECT_EQ(f.table.find_guest(kFileStart - 0x1000), BlockTable::kNone);
+  f.table.invalidate(f.guest(1), f.guest(1) + 1, [](const BlockInfo&) {});
+  EXPECT_EQ(f.table.find_guest(f.guest(1)), BlockTable::kNone);
+  std::array<uint32_t, 4> more{};
+  const BlockTable::Index made = f.table.add(f.guest(1), f.guest(1) + 0x20, more.data(), 4, {});
+  EXPECT_EQ(f.table.find_guest(f.guest(1)), made);
+  EXPECT_EQ(f.table.find_guest(f.guest(2)), f.first + 2);
 }
 
 // Block 0's word 2 is a saved link to block 1, word 3 one to dormant block

@@ -45,6 +45,7 @@ TranslationImage sample_image() {
   im.blocks.push_back(SavedBlock{0x1000, 14, 8, 2, 1, 1, 0, 0, 0, 0});
   im.marks = {{0, 0}, {3, 4}, {0, 0}, {0, 0}};
   im.pages = {{0x1000, 0}, {0x1000, 1}, {0x2000, 1}, {0x1000, 2}};
+  im.entries = {{0x1000, 0}, {0x1010, 1}, {0x1000, 2}};
   im.links = {{2, 3, 0, 1}};
   for (uint32_t i = 0; i < 11; ++i) im.code.push_back(0xd503201f + i);
   return im;
@@ -72,6 +73,11 @@ void expect_equal(const TranslationImage& a, const TranslationImage& b) {
     EXPECT_EQ(a.blocks[i].offset, b.blocks[i].offset);
     EXPECT_EQ(a.blocks[i].words, b.blocks[i].words);
     EXPECT_EQ(a.blocks[i].marks_count, b.blocks[i].marks_count);
+  }
+  ASSERT_EQ(a.entries.size(), b.entries.size());
+  for (size_t i = 0; i < a.entries.size(); ++i) {
+    EXPECT_EQ(a.entries[i].guest_offset, b.entries[i].guest_offset);
+    EXPECT_EQ(a.entries[i].block, b.entries[i].block);
   }
   ASSERT_EQ(a.marks.size(), b.marks.size());
   for (size_t i = 0; i < a.marks.size(); ++i) {
@@ -200,9 +206,15 @@ TEST(TranslationFile, InconsistentImagesAreNotWritten) {
   EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].source = 1; }));          // site not in it
   EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].site = 7; }));            // between blocks
   EXPECT_TRUE(refused([](TranslationImage& im) { im.links[0].site = 16; }));           // after the last
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.entries.pop_back(); }));           // a block without
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.entries[1].block = 0; }));         // a block twice
+  EXPECT_TRUE(refused([](TranslationImage& im) { std::swap(im.entries[0], im.entries[1]); }));  // out of order
+  EXPECT_TRUE(refused([](TranslationImage& im) { std::swap(im.entries[1], im.entries[2]); }));  // files
+  EXPECT_TRUE(refused([](TranslationImage& im) { im.entries[2].guest_offset = 0x1008; }));       // not its
   EXPECT_TRUE(refused([](TranslationImage& im) {                                       // links out of order
     im.blocks.push_back(SavedBlock{0x1008, 16, 8, 2, 1, 0, 0, 0, 0, 0});
     im.code.insert(im.code.end(), {0, 0});
+    im.entries.push_back(SavedEntry{0x1008, 3});
     im.links.insert(im.links.begin(), SavedLink{16, 17, 3, 2});
   }));
 }
