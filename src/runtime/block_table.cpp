@@ -61,7 +61,7 @@ void BlockTable::add_saved_file(uint64_t file_start, Index first, std::span<cons
 // Several blocks may start at one offset (one dropped, say): the first
 // valid one.  Dormant ones (not the file's code here) are invalid.
 BlockTable::Index BlockTable::SavedRun::find(uint64_t pc, const std::vector<BlockInfo>& blocks) const {
-  if (pc < file_start || pc - file_start > UINT32_MAX) return kNone;
+  if (pc < file_start || entries.empty() || pc - file_start > entries.back().guest_offset) return kNone;
   const auto offset = static_cast<uint32_t>(pc - file_start);
   auto it = std::lower_bound(entries.begin(), entries.end(), offset,
                              [](const SavedEntry& e, uint32_t x) { return e.guest_offset < x; });
@@ -144,7 +144,15 @@ void BlockTable::add_link(uint32_t* site, uint32_t* unlinked, Index target) {
   links_.push_back(Link{site, unlinked, target});
 }
 
-void BlockTable::add_saved_links(std::span<const SavedLink> links, Index first, uint32_t* cache_begin) {
+void BlockTable::add_saved_links(std::span<const SavedLink> links, Index first, uint32_t* cache_begin,
+                                 bool all_woken) {
+  if (all_woken) {  // the usual case: every link holds, no block to look at
+    const size_t at = links_.size();
+    links_.resize(at + links.size());
+    Link* out = links_.data() + at;
+    for (const SavedLink& l : links) *out++ = Link{cache_begin + l.site, cache_begin + l.unlinked, first + l.target};
+    return;
+  }
   links_.reserve(links_.size() + links.size());
   for (const SavedLink& l : links) {
     if (!blocks_[first + l.source].valid) continue;

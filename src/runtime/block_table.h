@@ -77,8 +77,9 @@ class BlockTable {
                       std::span<const SavedEntry> entries);
   // Saved links of woken blocks (image indices counted from `first`,
   // code offsets from `cache_begin`), linked in the code already: those
-  // from a woken block into one that stays dormant are undone.
-  void add_saved_links(std::span<const SavedLink> links, Index first, uint32_t* cache_begin);
+  // from a woken block into one that stays dormant are undone.  With
+  // `all_woken` every block of their file woke: all of them hold.
+  void add_saved_links(std::span<const SavedLink> links, Index first, uint32_t* cache_begin, bool all_woken);
   // The block's translation depends on the guest bytes of `page`.  The
   // pages of a block are given right after add(), before the next block.
   void depends_on_page(Index block, uint64_t page);

@@ -297,7 +297,8 @@ void Process::wake_saved_file(uint32_t file, uint64_t file_start, const std::str
   f.file_start = file_start;
   --saved.waiting;
   // The code came linked: links into blocks that stay dormant are undone.
-  blocks_.add_saved_links({im.links.data() + f.links_begin, f.links_end - f.links_begin}, saved.first, begin);
+  blocks_.add_saved_links({im.links.data() + f.links_begin, f.links_end - f.links_begin}, saved.first, begin,
+                          woken == entries.size());
   logf(LogLevel::Info, "phybin: %zu of %zu saved blocks woken for %s (moved by %+lld bytes)", woken,
        entries.size(), name.c_str(), static_cast<long long>(delta));
 }

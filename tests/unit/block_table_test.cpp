@@ -105,7 +105,7 @@ TEST(BlockTable, SavedLinksIntoDormantBlocksAreUndone) {
   Assembler::patch_branch(&f.code[2], &f.code[8]);
   Assembler::patch_branch(&f.code[3], &f.code[24]);
   const std::vector<SavedLink> links = {{2, 6, 0, 1}, {3, 6, 0, 3}};
-  f.table.add_saved_links(links, f.first, f.code.data());
+  f.table.add_saved_links(links, f.first, f.code.data(), false);
   ASSERT_EQ(f.table.links().size(), 1u);
   EXPECT_EQ(f.table.links()[0].site, &f.code[2]);
   EXPECT_EQ(f.table.links()[0].target, f.first + 1);
@@ -115,6 +115,25 @@ TEST(BlockTable, SavedLinksIntoDormantBlocksAreUndone) {
   f.table.invalidate(kFileStart + 0x1000, kFileStart + 0x1001, [](const BlockInfo&) {});
   EXPECT_TRUE(f.table.links().empty());
   EXPECT_EQ(Assembler::branch_target(&f.code[2]), &f.code[6]);
+}
+
+// When every block of the file woke, the links enter as they are, and an
+// unlink still finds them.
+TEST(BlockTable, SavedLinksOfAFullyWokenFileAllHold) {
+  SavedFixture f;
+  using arm64::Assembler;
+  Assembler::patch_branch(&f.code[2], &f.code[8]);
+  Assembler::patch_branch(&f.code[10], &f.code[16]);
+  const std::vector<SavedLink> links = {{2, 6, 0, 1}, {10, 14, 1, 2}};
+  f.table.add_saved_links(links, f.first, f.code.data(), true);
+  ASSERT_EQ(f.table.links().size(), 2u);
+  EXPECT_EQ(f.table.links()[1].site, &f.code[10]);
+  EXPECT_EQ(f.table.links()[1].unlinked, &f.code[14]);
+  EXPECT_EQ(f.table.links()[1].target, f.first + 2);
+  f.table.unlink_exits_of(f.first + 1);
+  ASSERT_EQ(f.table.links().size(), 1u);
+  EXPECT_EQ(Assembler::branch_target(&f.code[10]), &f.code[14]);
+  EXPECT_EQ(Assembler::branch_target(&f.code[2]), &f.code[8]);
 }
 
 }  // namespace
