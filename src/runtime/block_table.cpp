@@ -55,7 +55,18 @@ BlockTable::Index BlockTable::add_dormant(std::span<const SavedBlock> saved, con
 
 void BlockTable::add_saved_file(uint64_t file_start, Index first, std::span<const SavedPage> pages,
                                 std::span<const SavedEntry> entries) {
-  saved_runs_.push_back(SavedRun{file_start, first, {pages.begin(), pages.end()}, {entries.begin(), entries.end()}});
+  saved_runs_.push_back(SavedRun{file_start, first, {pages.begin(), pages.end()}, {entries.begin(), entries.end()}, {}});
+  saved_runs_.back().index_buckets();
+}
+
+void BlockTable::SavedRun::index_buckets() {
+  if (entries.empty()) return;
+  const uint32_t base = entries.front().guest_offset >> kBucketShift;
+  buckets.resize((entries.back().guest_offset >> kBucketShift) - base + 2);
+  uint32_t bucket = 0;
+  for (uint32_t i = 0; i < entries.size(); ++i)
+    for (const uint32_t mine = (entries[i].guest_offset >> kBucketShift) - base; bucket <= mine;) buckets[bucket++] = i;
+  while (bucket < buckets.size()) buckets[bucket++] = static_cast<uint32_t>(entries.size());
 }
 
 // Several blocks may start at one offset (one dropped, say): the first
@@ -63,8 +74,10 @@ void BlockTable::add_saved_file(uint64_t file_start, Index first, std::span<cons
 BlockTable::Index BlockTable::SavedRun::find(uint64_t pc, const std::vector<BlockInfo>& blocks) const {
   if (pc < file_start || entries.empty() || pc - file_start > entries.back().guest_offset) return kNone;
   const auto offset = static_cast<uint32_t>(pc - file_start);
-  auto it = std::lower_bound(entries.begin(), entries.end(), offset,
-                             [](const SavedEntry& e, uint32_t x) { return e.guest_offset < x; });
+  if (offset < entries.front().guest_offset) return kNone;
+  const uint32_t bucket = (offset >> kBucketShift) - (entries.front().guest_offset >> kBucketShift);
+  const auto from = entries.begin() + buckets[bucket], to = entries.begin() + buckets[bucket + 1];
+  auto it = std::lower_bound(from, to, offset, [](const SavedEntry& e, uint32_t x) { return e.guest_offset < x; });
   for (; it != entries.end() && it->guest_offset == offset; ++it)
     if (blocks[first + it->block].valid) return first + it->block;
   return kNone;

@@ -131,6 +131,12 @@ class BlockTable {
     Index first;
     std::vector<SavedPage> pages;
     std::vector<SavedEntry> entries;
+    // Per kBucketBytes of guest offsets from the first entry's bucket on:
+    // the first entry at or after the bucket's start (find searches only
+    // from there to the next bucket's).
+    std::vector<uint32_t> buckets;
+    static constexpr unsigned kBucketShift = 10;
+    void index_buckets();
     // Its entries for the pages in [begin, end).
     std::span<const SavedPage> within(uint64_t begin, uint64_t end) const;
     // Its valid block starting at pc, or kNone.

@@ -143,13 +143,14 @@ void Process::load_translations() {
   setup_persistence();
   if (persist_dir_.empty() || blocks_.size() != 0 || helpers_.size() != 0) return;
   const std::string path = persist_dir_ + "/" + persist_name_;
-  std::vector<uint8_t> bytes;
-  if (!read_translation_file(path, bytes)) return;
   std::string why;
-  std::optional<TranslationImage> image = deserialize(bytes, persist_key_, why);
-  if (image && image->cache_words() > cache_.free_words()) why = "larger than the code cache";
-  else if (image && image->helper_offsets.size() > arm64::HelperTable::kSlots) why = "too many helpers";
-  else if (reinterpret_cast<uintptr_t>(cache_.free_begin()) % 8 != 0) why = "code cache misaligned";
+  if (reinterpret_cast<uintptr_t>(cache_.free_begin()) % 8 != 0) why = "code cache misaligned";
+  // The code goes straight to where it runs, in the cache's free words
+  // (nothing is committed until the whole file passed).
+  std::optional<TranslationImage> image;
+  if (why.empty()) image = load_translation_file(path, persist_key_, cache_.free_begin(), cache_.free_words(), why);
+  if (!image && why.empty()) return;  // no file
+  if (image && image->helper_offsets.size() > arm64::HelperTable::kSlots) why = "too many helpers";
   if (!image || !why.empty()) {
     logf(LogLevel::Warn, "phybin: ignoring saved translations %s: %s", path.c_str(), why.c_str());
     return;
@@ -169,20 +170,12 @@ void Process::load_translations() {
        saved_->files.size(), path.c_str());
 }
 
-// All the code goes into the cache at once, at the offsets it was saved
-// from (so branches between blocks and to the stubs hold, and the links
-// saved with it); the blocks enter the table dormant.
+// The code is in the cache already, read there at the offsets it was
+// saved from (so branches between blocks and to the stubs hold, and the
+// links saved with it); the blocks enter the table dormant.
 void Process::place_saved_blocks(TranslationImage image) {
   uint32_t* begin = cache_.free_begin();
   const std::vector<SavedBlock>& blocks = image.blocks;
-  size_t code = 0;
-  for (size_t i = 0, run; i < blocks.size(); i = run) {  // runs of adjacent blocks: one copy each
-    uint32_t words = blocks[i].words;
-    for (run = i + 1; run < blocks.size() && blocks[run].offset == blocks[i].offset + words; ++run)
-      words += blocks[run].words;
-    std::memcpy(begin + blocks[i].offset, image.code.data() + code, size_t{words} * 4);
-    code += words;
-  }
   cache_.commit(begin + image.cache_words());
   auto saved = std::make_unique<SavedCode>();
   saved->first = blocks_.add_dormant(blocks, begin, image.marks);
@@ -433,6 +426,7 @@ class ImageBuilder {
     sb.pool_words = static_cast<uint16_t>(info.pool.offset_words);
     sb.pool_count = static_cast<uint16_t>(info.pool.count);
     sb.marks_count = static_cast<uint16_t>(info.marks_count);
+    im_.code.resize(sb.offset);  // zeroes in the words of blocks not saved
     im_.code.insert(im_.code.end(), info.host, info.host + info.host_words);
     im_.marks.insert(im_.marks.end(), blocks_.marks_of(b), blocks_.marks_of(b) + info.marks_count);
     saved_as_[b] = static_cast<uint32_t>(im_.blocks.size());
@@ -452,18 +446,7 @@ class ImageBuilder {
     arm64::Assembler::patch_branch(copy, copy + (unlinked - site));
   }
 
-  // Where an image block's code is in im_.code: after all earlier blocks'.
-  uint32_t* code_of(uint32_t image_block) {
-    if (code_begin_.size() != im_.blocks.size()) {
-      code_begin_.resize(im_.blocks.size());
-      uint32_t at = 0;
-      for (size_t i = 0; i < im_.blocks.size(); ++i) {
-        code_begin_[i] = at;
-        at += im_.blocks[i].words;
-      }
-    }
-    return im_.code.data() + code_begin_[image_block];
-  }
+  uint32_t* code_of(uint32_t image_block) { return im_.code.data() + im_.blocks[image_block].offset; }
 
   TranslationImage& im_;
   const BlockTable& blocks_;
@@ -472,7 +455,6 @@ class ImageBuilder {
   std::vector<uint32_t> saved_as_;  // table index -> image block, or kNone
   std::unordered_map<uint64_t, int32_t> page_file_;
   std::vector<SavedPage> new_pages_;
-  std::vector<uint32_t> code_begin_;  // by image block (keep_link)
 };
 
 }  // namespace

@@ -24,7 +24,7 @@ namespace {
 constexpr char kMagic[8] = {'P', 'H', 'Y', 'B', 'I', 'N', 'T', 'C'};
 // Bump when the format or the meaning of saved code changes in a way the
 // build id would not show (it always changes with phybin's code anyway).
-constexpr uint32_t kVersion = 5;  // 5: entries by guest offset
+constexpr uint32_t kVersion = 6;  // 6: the code as the cache holds it, read in place
 constexpr uint32_t kEndianMark = 0x01020304;
 
 uint64_t mix(uint64_t h, uint64_t word) {
@@ -123,11 +123,11 @@ class Writer {
   // array ends padded to 8 bytes, so that the reader finds every array
   // aligned in the file's buffer.
   template <typename T>
-  void put_array(const std::vector<T>& v) {
+  void put_array(const std::vector<T>& v, bool pad = true) {
     static_assert(std::has_unique_object_representations_v<T> && alignof(T) <= kArrayAlign);
     const auto* p = reinterpret_cast<const uint8_t*>(v.data());
     out_.insert(out_.end(), p, p + v.size() * sizeof(T));
-    out_.resize((out_.size() + kArrayAlign - 1) & ~(kArrayAlign - 1), 0);
+    if (pad) out_.resize((out_.size() + kArrayAlign - 1) & ~(kArrayAlign - 1), 0);
   }
   std::vector<uint8_t>& bytes() { return out_; }
 
@@ -186,11 +186,17 @@ struct Header {
 static_assert(std::has_unique_object_representations_v<Header>);
 
 // The counts too: arrays are padded, so a damaged count can still parse.
-uint64_t checksum_of(const Counts& c, const uint8_t* payload, size_t n) {
-  uint64_t h = checksum(payload, n);
+// The code, last in the payload, has its own sum: a load reads it straight
+// into the code cache, apart from the rest.
+uint64_t checksum_of(const Counts& c, const uint8_t* meta, size_t meta_bytes, const uint8_t* code,
+                     size_t code_bytes) {
+  uint64_t h = mix(checksum(meta, meta_bytes), checksum(code, code_bytes));
   for (uint64_t v : {c.id, c.helpers, c.files, c.blocks, c.marks, c.pages, c.links, c.code}) h = mix(h, v);
   return h;
 }
+
+// The code array's bytes: last in the payload, not padded.
+uint64_t code_bytes_of(const Counts& c) { return c.code * 4; }
 
 void put_key(Writer& w, const TranslationKey& k) {
   w.put_array(k.phybin_id);
@@ -205,17 +211,16 @@ bool get_key(Reader& r, TranslationKey& k, uint64_t id_size) {
 
 bool range_ok(uint64_t begin, uint64_t count, size_t size) { return begin <= size && count <= size - begin; }
 
-// The per-block checks; `code` and `marks` are where the block's own
-// begin (after the previous block's).
-const char* check_block(const SavedBlock& b, uint64_t previous_end, const TranslationImage& im, uint64_t code,
-                        uint64_t marks) {
+// The per-block checks; `marks` is where the block's own begin (after the
+// previous block's).
+const char* check_block(const SavedBlock& b, uint64_t previous_end, const TranslationImage& im, uint64_t marks) {
   if (b.words == 0 || b.guest_bytes == 0) return "empty block";
   if (b.offset < previous_end) return "blocks overlap or are out of order";
   if (b.indirect_words >= b.words || b.reserved != 0) return "indirect entry outside its block";
   if (b.file >= im.files.size()) return "block of no saved file";
   if (b.pool_count != 0 && ((b.offset + b.pool_words) % 2 != 0 || !range_ok(b.pool_words, uint64_t{b.pool_count} * 2, b.words)))
     return "address pool outside its block or misaligned";
-  if (!range_ok(code, b.words, im.code.size())) return "block code out of range";
+  if (!range_ok(b.offset, b.words, im.code.size())) return "block code out of range";
   if (!range_ok(marks, b.marks_count, im.marks.size())) return "block marks out of range";
   return nullptr;
 }
@@ -226,15 +231,14 @@ bool holds(const SavedBlock& b, uint32_t site) { return site >= b.offset && site
 // wrong instruction, never reach outside memory), so the checksum is
 // their check; what addresses memory is checked here.
 const char* check_blocks(const TranslationImage& im) {
-  uint64_t end = 0, code = 0, marks = 0;
+  uint64_t end = 0, marks = 0;
   for (const SavedBlock& b : im.blocks) {
-    if (const char* why = check_block(b, end, im, code, marks)) return why;
+    if (const char* why = check_block(b, end, im, marks)) return why;
     end = uint64_t{b.offset} + b.words;
-    code += b.words;
     marks += b.marks_count;
   }
   if (end > UINT32_MAX) return "code too large";
-  if (code != im.code.size() || marks != im.marks.size()) return "code or marks left over";
+  if (end != im.code.size() || marks != im.marks.size()) return "code or marks left over";
   return nullptr;
 }
 
@@ -313,7 +317,8 @@ std::optional<std::vector<uint8_t>> serialize(const TranslationImage& im, std::s
   payload.put_array(im.pages);
   payload.put_array(im.entries);
   payload.put_array(im.links);
-  payload.put_array(im.code);
+  const size_t meta_bytes = payload.bytes().size();
+  payload.put_array(im.code, /*pad=*/false);
 
   Header h{};
   std::memcpy(h.magic, kMagic, sizeof kMagic);
@@ -323,7 +328,8 @@ std::optional<std::vector<uint8_t>> serialize(const TranslationImage& im, std::s
                     im.marks.size(),         im.pages.size(),          im.links.size(), im.code.size()};
   // (entries: one per block, their count is the blocks'.)
   h.payload_bytes = payload.bytes().size();
-  h.payload_checksum = checksum_of(h.counts, payload.bytes().data(), payload.bytes().size());
+  const uint8_t* p = payload.bytes().data();
+  h.payload_checksum = checksum_of(h.counts, p, meta_bytes, p + meta_bytes, h.payload_bytes - meta_bytes);
   Writer file;
   file.put(h);
   std::vector<uint8_t> out = std::move(file.bytes());
@@ -331,31 +337,36 @@ std::optional<std::vector<uint8_t>> serialize(const TranslationImage& im, std::s
   return out;
 }
 
-std::optional<TranslationImage> deserialize(const std::vector<uint8_t>& bytes, const TranslationKey& expected,
-                                            std::string& why) {
-  Header h{};
-  Reader header(bytes.data(), bytes.size());
-  if (!header.get(h) || std::memcmp(h.magic, kMagic, sizeof kMagic) != 0) {
+namespace {
+
+// The header's own checks, and where the payload's code begins: the size
+// of everything before it (`meta_bytes`).  False with `why`.
+bool check_header(const Header& h, uint64_t file_bytes, uint64_t& meta_bytes, std::string& why) {
+  if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0) {
     why = "not a phybin translation file";
-    return std::nullopt;
+    return false;
   }
   if (h.version != kVersion || h.endian != kEndianMark) {
     why = "made by another version of phybin";
-    return std::nullopt;
+    return false;
   }
-  const uint8_t* payload = bytes.data() + sizeof h;
-  if (h.payload_bytes != bytes.size() - sizeof h ||
-      checksum_of(h.counts, payload, h.payload_bytes) != h.payload_checksum) {
+  if (h.payload_bytes != file_bytes - sizeof h || h.counts.code > h.payload_bytes / 4) {
     why = "truncated or damaged";
-    return std::nullopt;
+    return false;
   }
+  meta_bytes = h.payload_bytes - code_bytes_of(h.counts);
+  return true;
+}
+
+// Everything but the code, from the payload's first `meta` bytes, which
+// the checksum has vouched for; then the key.
+std::optional<TranslationImage> parse_meta(const uint8_t* meta, size_t n, const Counts& c,
+                                           const TranslationKey& expected, std::string& why) {
   TranslationImage im;
-  Reader r(payload, h.payload_bytes);
-  bool ok = get_key(r, im.key, h.counts.id) && r.get_array(im.helper_offsets, h.counts.helpers) &&
-            r.get_array(im.files, h.counts.files);
-  ok = ok && r.get_array(im.blocks, h.counts.blocks) && r.get_array(im.marks, h.counts.marks) &&
-       r.get_array(im.pages, h.counts.pages) && r.get_array(im.entries, h.counts.blocks) &&
-       r.get_array(im.links, h.counts.links) && r.get_array(im.code, h.counts.code) && r.at_end();
+  Reader r(meta, n);
+  bool ok = get_key(r, im.key, c.id) && r.get_array(im.helper_offsets, c.helpers) && r.get_array(im.files, c.files);
+  ok = ok && r.get_array(im.blocks, c.blocks) && r.get_array(im.marks, c.marks) && r.get_array(im.pages, c.pages) &&
+       r.get_array(im.entries, c.blocks) && r.get_array(im.links, c.links) && r.at_end();
   if (!ok) {
     why = "inconsistent sizes";
     return std::nullopt;
@@ -364,6 +375,73 @@ std::optional<TranslationImage> deserialize(const std::vector<uint8_t>& bytes, c
     why = "made for another program, phybin or setting";
     return std::nullopt;
   }
+  return im;
+}
+
+bool read_all(int fd, void* to, size_t n, off_t at) {
+  auto* p = static_cast<uint8_t*>(to);
+  for (size_t done = 0; done < n;) {
+    const ssize_t got = pread(fd, p + done, n - done, at + static_cast<off_t>(done));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    done += static_cast<size_t>(got);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<TranslationImage> deserialize(const std::vector<uint8_t>& bytes, const TranslationKey& expected,
+                                            std::string& why) {
+  Header h{};
+  Reader header(bytes.data(), bytes.size());
+  uint64_t meta_bytes = 0;
+  if (!header.get(h)) {
+    why = "not a phybin translation file";
+    return std::nullopt;
+  }
+  if (!check_header(h, bytes.size(), meta_bytes, why)) return std::nullopt;
+  const uint8_t* meta = bytes.data() + sizeof h;
+  const uint8_t* code = meta + meta_bytes;
+  if (checksum_of(h.counts, meta, meta_bytes, code, h.payload_bytes - meta_bytes) != h.payload_checksum) {
+    why = "truncated or damaged";
+    return std::nullopt;
+  }
+  std::optional<TranslationImage> im = parse_meta(meta, meta_bytes, h.counts, expected, why);
+  if (im) {
+    im->code.resize(h.counts.code);
+    if (h.counts.code) std::memcpy(im->code.data(), code, h.counts.code * 4);
+  }
+  return im;
+}
+
+std::optional<TranslationImage> load_translation_file(const std::string& path, const TranslationKey& expected,
+                                                      uint32_t* code, size_t code_words, std::string& why) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;  // no file: nothing to say
+  struct stat st {};
+  Header h{};
+  uint64_t meta_bytes = 0;
+  std::vector<uint8_t> meta;
+  std::optional<TranslationImage> im;
+  if (fstat(fd, &st) != 0 || static_cast<uint64_t>(st.st_size) < sizeof h || !read_all(fd, &h, sizeof h, 0)) {
+    why = "unreadable or truncated";
+  } else if (check_header(h, static_cast<uint64_t>(st.st_size), meta_bytes, why)) {
+    const uint64_t code_bytes = h.counts.code * 4;
+    meta.resize(meta_bytes);
+    if (h.counts.code > code_words) {
+      why = "larger than the code cache";
+    } else if (!read_all(fd, meta.data(), meta_bytes, sizeof h) ||
+               !read_all(fd, code, code_bytes, static_cast<off_t>(sizeof h + meta_bytes))) {
+      why = "truncated or damaged";
+    } else if (checksum_of(h.counts, meta.data(), meta_bytes, reinterpret_cast<const uint8_t*>(code), code_bytes) !=
+               h.payload_checksum) {
+      why = "truncated or damaged";
+    } else {
+      im = parse_meta(meta.data(), meta_bytes, h.counts, expected, why);
+    }
+  }
+  close(fd);
   return im;
 }
 

@@ -106,7 +106,9 @@ struct TranslationImage {
   std::vector<SavedPage> pages;    // by file, then page
   std::vector<SavedEntry> entries;  // one per block: by file, then guest offset
   std::vector<SavedLink> links;    // by file
-  std::vector<uint32_t> code;      // of each block in turn
+  // The code cache's words from its first block word on, as they were:
+  // each block's at its offset (words between blocks are zero).
+  std::vector<uint32_t> code;
 
   // Words of code cache the blocks need (end of the last one).
   uint32_t cache_words() const { return blocks.empty() ? 0 : blocks.back().offset + blocks.back().words; }
@@ -125,6 +127,13 @@ std::optional<std::vector<uint8_t>> serialize(const TranslationImage& image, std
 // load costs no pass over the blocks, pages and links of its own.
 std::optional<TranslationImage> deserialize(const std::vector<uint8_t>& bytes, const TranslationKey& expected,
                                             std::string& why);
+
+// The file at `path`, its code read straight into `code` (room for
+// `code_words` words; the image's own code array stays empty): the checks
+// of deserialize.  nullopt for a missing file (`why` empty) or a refused
+// one (`why` says why); `code` then holds garbage.
+std::optional<TranslationImage> load_translation_file(const std::string& path, const TranslationKey& expected,
+                                                      uint32_t* code, size_t code_words, std::string& why);
 
 // Atomic replacement: a reader sees the old file or the new one, never a
 // part.  Creates `dir` (one level) if missing.  False with `why` on failure.

@@ -97,6 +97,38 @@ TEST(BlockTable, TranslatedBlockTakesADroppedSavedOnesPlace) {
   EXPECT_EQ(f.table.find_guest(f.guest(2)), f.first + 2);
 }
 
+// Many blocks over a file's range, some starting together (one of them
+// dropped): every start finds its valid block, nothing else finds any.
+TEST(BlockTable, SavedRunFindsEveryStart) {
+  constexpr uint32_t kBlocks = 400;
+  std::vector<uint32_t> code(kBlocks * 2);
+  std::vector<SavedBlock> blocks;
+  std::vector<SavedMark> marks(kBlocks, SavedMark{0, 0});
+  uint32_t guest = 0x40;
+  for (uint32_t i = 0; i < kBlocks; ++i) {
+    if (i % 7 != 3) guest += 1 + (i * 2654435761u >> 20) % 3000;  // gaps below and above a bucket
+    blocks.push_back(SavedBlock{guest, 2 * i, 1, 2, 0, 1, 0, 0, 0, 0});
+  }
+  BlockTable table{kPage};
+  const BlockTable::Index first = table.add_dormant(blocks, code.data(), marks);
+  std::vector<SavedEntry> entries;
+  for (uint32_t i = 0; i < kBlocks; ++i) {
+    if (i % 7 != 3) table.wake(first + i, kFileStart + blocks[i].guest_offset, kFileStart + blocks[i].guest_offset + 1);
+    entries.push_back(SavedEntry{blocks[i].guest_offset, i});
+  }
+  table.add_saved_file(kFileStart, first, {}, entries);
+  for (uint32_t i = 0; i < kBlocks; ++i) {
+    const uint64_t start = kFileStart + blocks[i].guest_offset;
+    const BlockTable::Index want = i % 7 == 3 ? first + i - 1 : first + i;  // shares the previous one's start
+    EXPECT_EQ(table.find_guest(start), want) << i;
+    if (i + 1 < kBlocks && blocks[i + 1].guest_offset > blocks[i].guest_offset + 1) {
+      EXPECT_EQ(table.find_guest(start + 1), BlockTable::kNone) << i;
+    }
+  }
+  EXPECT_EQ(table.find_guest(kFileStart + blocks.back().guest_offset + 1), BlockTable::kNone);
+  EXPECT_EQ(table.find_guest(kFileStart), BlockTable::kNone);
+}
+
 // Block 0's word 2 is a saved link to block 1, word 3 one to dormant block
 // 3; both branch past their block when unlinked (word 6).
 TEST(BlockTable, SavedLinksIntoDormantBlocksAreUndone) {

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -47,7 +48,8 @@ TranslationImage sample_image() {
   im.pages = {{0x1000, 0}, {0x1000, 1}, {0x2000, 1}, {0x1000, 2}};
   im.entries = {{0x1000, 0}, {0x1010, 1}, {0x1000, 2}};
   im.links = {{2, 3, 0, 1}};
-  for (uint32_t i = 0; i < 11; ++i) im.code.push_back(0xd503201f + i);
+  // The cache's words 0..15: the blocks' at their offsets, zeroes between.
+  for (uint32_t i = 0; i < 16; ++i) im.code.push_back(i < 5 || (i >= 9 && i < 13) || i >= 14 ? 0xd503201f + i : 0);
   return im;
 }
 
@@ -217,6 +219,49 @@ TEST(TranslationFile, InconsistentImagesAreNotWritten) {
     im.entries.push_back(SavedEntry{0x1008, 3});
     im.links.insert(im.links.begin(), SavedLink{16, 17, 3, 2});
   }));
+}
+
+// The load a run makes: the code straight into the cache's words, the
+// rest as deserialize gives it; the same refusals.
+TEST(TranslationFile, LoadReadsTheCodeInPlace) {
+  char tmpl[] = "/tmp/phybin-tload-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  const TranslationImage im = sample_image();
+  std::vector<uint8_t> bytes = bytes_of(im);
+  std::string why;
+  ASSERT_TRUE(write_translation_file(dir, "x.ptc", bytes, why)) << why;
+  std::vector<uint32_t> cache(32, 0xffffffff);
+  auto loaded = load_translation_file(dir + "/x.ptc", im.key, cache.data(), cache.size(), why);
+  ASSERT_TRUE(loaded) << why;
+  EXPECT_TRUE(std::equal(im.code.begin(), im.code.end(), cache.begin()));
+  EXPECT_EQ(cache[16], 0xffffffffu);
+  EXPECT_TRUE(loaded->code.empty());
+  TranslationImage without_code = im;
+  without_code.code.clear();
+  expect_equal(without_code, *loaded);
+  // Too little room, another key, a flipped bit in the code or before it.
+  why.clear();
+  EXPECT_FALSE(load_translation_file(dir + "/x.ptc", im.key, cache.data(), 15, why));
+  EXPECT_NE(why.find("larger"), std::string::npos) << why;
+  TranslationKey other = im.key;
+  other.settings += 1;
+  EXPECT_FALSE(load_translation_file(dir + "/x.ptc", other, cache.data(), cache.size(), why));
+  for (size_t at : {bytes.size() - 3, bytes.size() / 2, size_t{100}}) {
+    std::vector<uint8_t> bad = bytes;
+    bad[at] ^= 0x10;
+    ASSERT_TRUE(write_translation_file(dir, "x.ptc", bad, why)) << why;
+    why.clear();
+    EXPECT_FALSE(load_translation_file(dir + "/x.ptc", im.key, cache.data(), cache.size(), why)) << at;
+    EXPECT_FALSE(why.empty());
+  }
+  bytes.pop_back();
+  ASSERT_TRUE(write_translation_file(dir, "x.ptc", bytes, why)) << why;
+  EXPECT_FALSE(load_translation_file(dir + "/x.ptc", im.key, cache.data(), cache.size(), why));
+  why.clear();
+  EXPECT_FALSE(load_translation_file(dir + "/missing.ptc", im.key, cache.data(), cache.size(), why));
+  EXPECT_TRUE(why.empty());
+  std::filesystem::remove_all(tmpl);
 }
 
 TEST(TranslationFile, WriteCreatesDirectoriesAndReplacesAtomically) {
