@@ -13,7 +13,9 @@
 //  - the frontend keeps in RFLAGS, before every instruction that may
 //    fault, the flags written earlier in the block that the fault path
 //    cannot work out (another writer's, or flags of a class it cannot
-//    redo: adc, bt, bsf, popcnt...).
+//    redo: adc, bt, bsf, popcnt...): of those, by default only the ones
+//    read later (a handler that returns resumes with them), all of them
+//    with PHYBIN_STRICT_FLAGS (Frontend::translate).
 // FaultFlagTracker is that rule, walked over a block's instructions by
 // both.  Flags from before the block are what the code before left in
 // RFLAGS: exact except where the flags were dead there (across a call or
