@@ -104,6 +104,7 @@ Settings read_settings() {
   s.superblocks = read_switch("PHYBIN_SUPERBLOCKS", s.superblocks);
   s.host_lse = read_switch("PHYBIN_HOST_LSE", s.host_lse);
   if (const char* v = std::getenv("PHYBIN_ROOTFS"); v && *v) s.rootfs = checked_rootfs(v, "PHYBIN_ROOTFS");
+  if (const char* v = std::getenv("PHYBIN_FORWARD")) s.forward = v;
   if (const char* v = std::getenv("PHYBIN_TSO")) {
     s.tso = v;
     if (s.tso != "auto" && s.tso != "strict" && s.tso != "off")

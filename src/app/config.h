@@ -19,6 +19,7 @@ struct Settings {
   bool superblocks = true;    // PHYBIN_SUPERBLOCKS=0: every conditional branch ends its block
   bool host_lse = true;       // PHYBIN_HOST_LSE=0: locked instructions as exclusive loops
   std::string tso = "auto";   // PHYBIN_TSO: auto, strict or off
+  std::string forward = "all";  // PHYBIN_FORWARD: all, none, or library names (opencl,...)
   std::string log_file;
   // PHYBIN_ROOTFS (or --rootfs): a separate x86-64 root; empty: the machine's files.
   std::string rootfs;

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "app/config.h"
+#include "forward/forwarder.h"
 #include "common/error.h"
 #include "common/log.h"
 #include "common/mxcsr.h"
@@ -42,7 +44,8 @@ void usage(FILE* out) {
                "       phybin --help | --version\n"
                "settings (environment): PHYBIN_CACHE_SIZE (MiB, or 512K), PHYBIN_CACHE_DIR (saved\n"
                "translations; off), PHYBIN_LOG_LEVEL (0-3), PHYBIN_LOG_FILE, PHYBIN_STRICT_FLAGS, PHYBIN_EXACT_MXCSR,\n"
-               "PHYBIN_ROOTFS (an x86-64 root looked up before the machine's files), PHYBIN_TSO.\n"
+               "PHYBIN_ROOTFS (an x86-64 root looked up before the machine's files), PHYBIN_TSO,\n"
+               "PHYBIN_FORWARD (libraries run natively: all, none, or names such as opencl).\n"
                "Error codes are listed in phybin's README.\n");
 }
 
@@ -174,6 +177,30 @@ void record_initial_mappings(const LoadedProgram& program, const elf::StackInfo&
   space.protect(stack.mapping_start, stack.stack_low - stack.mapping_start, PROT_NONE);
 }
 
+// The guest sides of the forwarded libraries: beside phybin.
+std::string guest_libs_dir(const std::string& phybin) {
+  return phybin.substr(0, phybin.rfind('/') + 1) + "guest-libs";
+}
+
+// PHYBIN_FORWARD: all, none, or names the build knows.
+std::string checked_forward(const std::string& which) {
+  if (which == "all" || which == "none") return which;
+  const std::vector<std::string> known = forward::Forwarder::known_libraries();
+  size_t at = 0;
+  while (at <= which.size()) {
+    const size_t comma = std::min(which.find(',', at), which.size());
+    const std::string name = which.substr(at, comma - at);
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      std::string list;
+      for (const std::string& k : known) list += " " + k;
+      throw Error(ErrorCode::PHYBIN_ERR_USAGE,
+                  "PHYBIN_FORWARD='" + which + "': '" + name + "' is not a forwarded library (all, none," + list + ")");
+    }
+    at = comma + 1;
+  }
+  return which;
+}
+
 // phybin's own executable, for execve of x86-64 programs (read before the
 // guest can change what /proc/self/exe answers phybin: nothing can yet).
 std::string own_executable() {
@@ -230,6 +257,8 @@ sys::GuestRoot guest_root(const Settings& settings) {
   process.set_mxcsr = &runtime::set_guest_mxcsr;
   process.start_thread = &runtime::start_guest_thread;
   process.exit_thread = &runtime::exit_guest_thread;
+  static forward::Forwarder forwarder(guest_libs_dir(process.phybin_path), checked_forward(settings.forward));
+  process.forwarded = &forwarder;
   sys::init_process(process);
   sys::set_guest_signal_mask(sys::guest_signal_mask() | settings.blocked_runtime_signals);
   record_initial_mappings(program, stack_info, stack.executable, root);

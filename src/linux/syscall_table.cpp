@@ -108,6 +108,16 @@ void name_in_root(const PathArgs& p, SyscallArgs& s, std::string (&storage)[2]) 
   }
 }
 
+// A forwarded library's name leads to its guest side (which phybin keeps
+// alive for the whole run: the pointer stays valid).
+void name_forwarded_libraries(ForwardedCalls& forwarded, const PathArgs& p, SyscallArgs& s) {
+  for (unsigned k = 0; k < 2; ++k) {
+    if (p.arg[k] < 0 || unmapped_guest_ptr(s.a[p.arg[k]])) continue;
+    if (const char* library = forwarded.library_for(guest_ptr<const char>(s.a[p.arg[k]])))
+      s.a[p.arg[k]] = reinterpret_cast<uint64_t>(library);
+  }
+}
+
 }  // namespace
 
 void SyscallTable::add(uint32_t x86_nr, SyscallHandler fn) {
@@ -156,6 +166,11 @@ void handle_syscall(GuestState& st, const volatile sig_atomic_t* interrupt) {
   SyscallArgs args{st, {st.gpr[RDI], st.gpr[RSI], st.gpr[RDX], st.gpr[R10], st.gpr[R8], st.gpr[R9]},
                    -1, interrupt};
   const SyscallTable::Entry* entry = syscall_table().find(number);
+  ForwardedCalls* forwarded = g_process.config.forwarded;
+  if (entry == nullptr && forwarded && number - ForwardedCalls::kFirst < ForwardedCalls::kCount) {
+    forwarded->call(st, number - ForwardedCalls::kFirst);
+    return;
+  }
   int64_t result;
   if (entry == nullptr) {
     warn_unsupported(number);
@@ -163,6 +178,7 @@ void handle_syscall(GuestState& st, const volatile sig_atomic_t* interrupt) {
   } else {
     args.host_nr = entry->host_nr;
     std::string host_names[2];
+    if (forwarded) name_forwarded_libraries(*forwarded, entry->paths, args);
     if (g_process.config.root.active()) name_in_root(entry->paths, args, host_names);
     result = entry->fn(args);
   }

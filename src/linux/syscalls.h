@@ -27,6 +27,21 @@ struct ThreadStart {
   uint64_t tls = 0;         // CLONE_SETTLS: the child's FS base
 };
 
+// Calls the guest makes into forwarded native libraries (src/forward owns
+// them): the private system calls their guest-side libraries make, and
+// which guest file names such a library answers to.
+class ForwardedCalls {
+ public:
+  // The numbers: no Linux system call ("ph"); a real kernel answers ENOSYS.
+  static constexpr uint32_t kFirst = 0x70680000, kCount = 0x10000;
+  virtual ~ForwardedCalls() = default;
+  // The host file to open instead of `path` (a forwarded library's
+  // guest side), or nullptr.
+  virtual const char* library_for(const char* path) = 0;
+  // Makes call `index`, setting the guest's result registers.
+  virtual void call(GuestState& st, uint32_t index) = 0;
+};
+
 struct ProcessConfig {
   // The guest executable's path as the guest sees it: the answer to
   // readlink("/proc/self/exe") (and what AT_EXECFN should point to).
@@ -67,6 +82,8 @@ struct ProcessConfig {
   // exit (not exit_group) of the guest thread `st`: ends the thread, or
   // returns when it is the last one (the process then exits).
   void (*exit_thread)(GuestState& st) = nullptr;
+  // Forwarded libraries; without it their numbers are unknown calls.
+  ForwardedCalls* forwarded = nullptr;
 };
 
 // The guest process as the Linux layer keeps it.  One per process; the

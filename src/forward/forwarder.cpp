@@ -1,0 +1,158 @@
+#include "forward/forwarder.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "common/error.h"
+#include "common/log.h"
+#include "forward/marshal.h"
+#include "forward/native_call.h"
+
+namespace phybin::forward {
+
+namespace {
+
+struct FunctionEntry {
+  const char* name;
+  const char* signature;
+};
+struct LibraryEntry {
+  const char* name;
+  const char* soname;
+  const char* package;
+  const FunctionEntry* functions;
+  size_t count;
+};
+
+// The build's tables (cmake/forward_generate.cmake), one per description,
+// and kLibraries: all of them, in the order of their system call numbers.
+#include "forward_libraries.inc"
+
+constexpr uint32_t kFunctionsPerLibrary = 4096;
+
+bool guest_read(void* out, uint64_t address, size_t n) {
+  std::memcpy(out, reinterpret_cast<const void*>(address), n);  // guest addresses are host addresses
+  return true;
+}
+
+// The last component of a path.
+const char* base_name(const char* path) {
+  const char* slash = std::strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+// "libOpenCL.so" for "libOpenCL.so.1": the name a program may dlopen.
+bool names_library(const char* base, const char* soname) {
+  if (std::strcmp(base, soname) == 0) return true;
+  const char* so = std::strstr(soname, ".so");
+  return so && std::strncmp(base, soname, static_cast<size_t>(so + 3 - soname)) == 0 &&
+         base[so + 3 - soname] == '\0';
+}
+
+bool listed(const std::string& which, const char* name) {
+  if (which.empty() || which == "all") return true;
+  if (which == "none") return false;
+  size_t at = 0;
+  while (at <= which.size()) {
+    const size_t comma = std::min(which.find(',', at), which.size());
+    if (which.compare(at, comma - at, name) == 0 && std::strlen(name) == comma - at) return true;
+    at = comma + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> Forwarder::known_libraries() {
+  std::vector<std::string> names;
+  for (const LibraryEntry& e : kLibraries) names.emplace_back(e.name);
+  return names;
+}
+
+Forwarder::Forwarder(std::string guest_dir, const std::string& which) {
+  for (const LibraryEntry& e : kLibraries) {
+    Library lib{e.name, e.soname, e.package, {}};
+    lib.enabled = listed(which, e.name);
+    lib.guest_path = guest_dir + "/" + e.soname;
+    for (size_t i = 0; i < e.count; ++i) lib.functions.push_back(Function{e.functions[i].name, e.functions[i].signature});
+    libraries_.push_back(std::move(lib));
+  }
+}
+
+// The native library, once: the host's loader path finds it.
+bool Forwarder::load(Library& lib) {
+  if (lib.state != Library::State::Untried) return lib.state == Library::State::Loaded;
+  lib.state = Library::State::Missing;
+  if (access(lib.guest_path.c_str(), R_OK) != 0) {
+    logf(LogLevel::Warn, "phybin: %s is not forwarded: phybin's guest side %s is missing", lib.soname,
+         lib.guest_path.c_str());
+    return false;
+  }
+  lib.handle = dlopen(lib.soname, RTLD_NOW | RTLD_LOCAL);
+  if (!lib.handle) {
+    logf(LogLevel::Warn, "phybin: %s is not forwarded: no native %s on this machine (Debian package %s): %s",
+         lib.soname, lib.soname, lib.package, dlerror());
+    return false;
+  }
+  lib.state = Library::State::Loaded;
+  logf(LogLevel::Info, "phybin: forwarding %s to the native AArch64 library (%zu functions)", lib.soname,
+       lib.functions.size());
+  return true;
+}
+
+const char* Forwarder::library_for(const char* path) {
+  const char* base = base_name(path);
+  if (std::strncmp(base, "lib", 3) != 0) return nullptr;  // the common case, cheaply
+  const std::lock_guard<std::mutex> guard(mutex_);
+  for (Library& lib : libraries_) {
+    if (!lib.enabled || !names_library(base, lib.soname)) continue;
+    if (!load(lib)) return nullptr;
+    logf(LogLevel::Debug, "phybin: %s opens the guest side of %s", path, lib.soname);
+    return lib.guest_path.c_str();
+  }
+  return nullptr;
+}
+
+// The first call of a function: its native address and its plan.
+void Forwarder::prepare(Library& lib, Function& fn) {
+  const std::lock_guard<std::mutex> guard(mutex_);
+  if (fn.native) return;
+  if (!load(lib))
+    fatal(ErrorCode::PHYBIN_ERR_FORWARD,
+          std::string(fn.name) + ": the native " + lib.soname + " is not loaded (Debian package " + lib.package + ")");
+  const std::optional<Signature> sig = parse_signature(fn.signature_text);
+  std::string why = "phybin does not forward this function of " + std::string(lib.soname) + " yet";
+  std::optional<CallPlan> plan = sig ? plan_call(*sig, why) : std::nullopt;
+  if (!plan) fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(fn.name) + ": " + why);
+  void* native = dlsym(lib.handle, fn.name);
+  if (!native) fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(fn.name) + ": not in the native " + lib.soname);
+  fn.plan = std::move(*plan);
+  std::atomic_ref<void*>(fn.native).store(native, std::memory_order_release);
+}
+
+// Every call after the first takes no lock and allocates nothing.
+void Forwarder::call(GuestState& st, uint32_t index) {
+  const uint32_t lib_index = index / kFunctionsPerLibrary, fn_index = index % kFunctionsPerLibrary;
+  if (lib_index >= libraries_.size() || fn_index >= libraries_[lib_index].functions.size()) {
+    st.gpr[RAX] = static_cast<uint64_t>(-38);  // ENOSYS, as a kernel would answer
+    return;
+  }
+  Library& lib = libraries_[lib_index];
+  Function& fn = lib.functions[fn_index];
+  NativeCall call;
+  call.fn = std::atomic_ref<void*>(fn.native).load(std::memory_order_acquire);
+  if (!call.fn) {
+    prepare(lib, fn);
+    call.fn = fn.native;
+  }
+  std::string why;
+  if (!gather_args(fn.plan, st, &guest_read, call, why))
+    fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(fn.name) + ": " + why + " (not forwarded yet)");
+  native_call(call);
+  deliver_result(fn.plan, call, st);
+}
+
+}  // namespace phybin::forward

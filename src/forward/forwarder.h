@@ -1,0 +1,59 @@
+// The forwarded libraries of a run: when the guest's loader opens one of
+// them (libOpenCL.so.1 ...) and the host has the native AArch64 library,
+// it gets phybin's guest side instead, whose every export makes a private
+// system call; phybin then calls the native function with the arguments
+// moved from SysV to AAPCS64 (marshal.h).  Each library is described once
+// (src/forward/libs/*.fwd, from the real headers by tools/fwdgen); the
+// build makes both sides from that.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "forward/marshal.h"
+#include "linux/syscalls.h"
+
+namespace phybin::forward {
+
+class Forwarder final : public sys::ForwardedCalls {
+ public:
+  // `guest_dir`: where the guest sides are (libOpenCL.so.1 ...);
+  // `which`: PHYBIN_FORWARD (all, none, or a comma-separated list of
+  // library names: opencl ...).
+  Forwarder(std::string guest_dir, const std::string& which);
+
+  const char* library_for(const char* path) override;
+  void call(GuestState& st, uint32_t index) override;
+
+  // Those the build made, by name (opencl...), for PHYBIN_FORWARD's check.
+  static std::vector<std::string> known_libraries();
+
+ private:
+  struct Function {
+    const char* name;
+    const char* signature_text;
+    CallPlan plan;  // made on the first call, before `native` is set
+    void* native = nullptr;  // read and set atomically (std::atomic_ref)
+  };
+  struct Library {
+    const char* name;
+    const char* soname;
+    const char* package;
+    std::vector<Function> functions;
+    bool enabled = false;
+    enum class State : uint8_t { Untried, Loaded, Missing } state = State::Untried;
+    void* handle = nullptr;
+    std::string guest_path;
+  };
+
+  bool load(Library& lib);
+  void prepare(Library& lib, Function& fn);
+
+  std::vector<Library> libraries_;
+  std::mutex mutex_;
+};
+
+}  // namespace phybin::forward

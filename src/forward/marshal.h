@@ -1,0 +1,64 @@
+// Moving a call's arguments from where x86-64 SysV puts them to where
+// AAPCS64 wants them, and the result back.  The guest-side library's entry
+// (a private system call, forwarder.h) leaves the guest registers as the
+// caller set them, but for RCX, which the entry moved to R10 (syscall
+// overwrites RCX), and RSP, which points at the return address.  Where
+// each argument goes is worked out once per function (CallPlan); a call
+// then only copies.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/guest_state.h"
+#include "forward/signature.h"
+
+namespace phybin::forward {
+
+inline constexpr unsigned kMaxStackWords = 16;
+
+// A native call as native_call() makes it: x0-x7, d0-d7 (a float in the
+// low 32 bits), the stack words above them, the function, and the results.
+// The layout is the assembly's (native_call.cpp).
+struct NativeCall {
+  uint64_t x[8] = {};              // 0
+  uint64_t d[8] = {};              // 64
+  uint64_t stack_words = 0;        // 128
+  const void* fn = nullptr;        // 136
+  uint64_t x0 = 0, d0 = 0;         // 144, 152: the results
+  uint64_t stack[kMaxStackWords];  // 160
+};
+
+// Where one argument comes from and where it goes.
+struct ArgMove {
+  enum : uint8_t { kGuestXmm = 6, kGuestStack = 16, kNativeD = 8, kNativeStack = 16 };
+  uint8_t from;  // 0-5: the integer argument registers, 6-13: XMM0-7, 16 + k: guest stack word k
+  uint8_t to;    // 0-7: x0-x7, 8-15: d0-d7, 16 + k: native stack word k
+  ArgClass cls;
+};
+
+struct CallPlan {
+  std::vector<ArgMove> moves;
+  uint32_t guest_stack_words = 0, native_stack_words = 0;
+  ArgClass result = ArgClass::Void;
+};
+
+// nullopt (and `why`) for a signature whose arguments need more stack
+// than kMaxStackWords.
+std::optional<CallPlan> plan_call(const Signature& sig, std::string& why);
+
+// Reads `n` bytes of guest memory at `address` into `out`; false when that
+// memory is not readable.
+using ReadGuest = bool (*)(void* out, uint64_t address, size_t n);
+
+// The arguments from the guest's registers and stack into `call`; false
+// with `why` when one cannot travel (a guest function pointer, until
+// callbacks are forwarded) or the stack cannot be read.
+bool gather_args(const CallPlan& plan, const GuestState& st, ReadGuest read, NativeCall& call, std::string& why);
+
+// The native result into RAX or XMM0 as SysV returns it.
+void deliver_result(const CallPlan& plan, const NativeCall& call, GuestState& st);
+
+}  // namespace phybin::forward

@@ -1,0 +1,75 @@
+#include "forward/native_call.h"
+
+#include <cstddef>
+#include <stdexcept>
+
+namespace phybin::forward {
+
+#if defined(__aarch64__)
+
+namespace {
+
+static_assert(offsetof(NativeCall, d) == 64 && offsetof(NativeCall, stack_words) == 128 &&
+              offsetof(NativeCall, fn) == 136 && offsetof(NativeCall, x0) == 144 &&
+              offsetof(NativeCall, d0) == 152 && offsetof(NativeCall, stack) == 160);
+
+extern "C" void phybin_native_call(NativeCall* call);
+
+// x19 keeps the frame across the call, x20 the stack pointer before the
+// arguments were pushed; the stack arguments go in 16-byte-aligned space.
+asm(R"(
+  .text
+  .p2align 2
+  .type phybin_native_call, %function
+phybin_native_call:
+  stp x29, x30, [sp, #-32]!
+  mov x29, sp
+  stp x19, x20, [sp, #16]
+  mov x19, x0
+  mov x20, sp
+  ldr x9, [x19, #128]
+  add x10, x9, #1
+  and x10, x10, #-2
+  sub sp, sp, x10, lsl #3
+  add x11, x19, #160
+  mov x12, #0
+1:
+  cmp x12, x9
+  b.hs 2f
+  ldr x13, [x11, x12, lsl #3]
+  str x13, [sp, x12, lsl #3]
+  add x12, x12, #1
+  b 1b
+2:
+  ldp d0, d1, [x19, #64]
+  ldp d2, d3, [x19, #80]
+  ldp d4, d5, [x19, #96]
+  ldp d6, d7, [x19, #112]
+  ldr x16, [x19, #136]
+  ldp x0, x1, [x19, #0]
+  ldp x2, x3, [x19, #16]
+  ldp x4, x5, [x19, #32]
+  ldp x6, x7, [x19, #48]
+  blr x16
+  str x0, [x19, #144]
+  str d0, [x19, #152]
+  mov sp, x20
+  ldp x19, x20, [sp, #16]
+  ldp x29, x30, [sp], #32
+  ret
+  .size phybin_native_call, .-phybin_native_call
+)");
+
+}  // namespace
+
+void native_call(NativeCall& call) { phybin_native_call(&call); }
+
+#else
+
+void native_call(NativeCall&) {
+  throw std::logic_error("native_call: forwarding needs an AArch64 host");
+}
+
+#endif
+
+}  // namespace phybin::forward

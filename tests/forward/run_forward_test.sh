@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# run_forward_test.sh [--off] SONAME PROGRAM
+# Runs PROGRAM.x86_64 through phybin in the ARM64 world and PROGRAM.aarch64
+# natively there; passes when both print the same and end the same, and
+# phybin's log says SONAME was forwarded (no x86-64 copy of it translated).
+# --off: with PHYBIN_FORWARD=none the guest must see what it would see
+# without the library (the world has no x86-64 copy): the loader's error.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+off=0
+[[ ${1:-} == --off ]] && off=1 && shift
+soname=$1 program=$2
+work=$(mktemp -d /tmp/phybin-forward.XXXXXX) || exit 1
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+fixed_env=(PATH=/usr/bin:/bin LANG=C HOME="$work" XDG_CACHE_HOME="$work/cache")
+
+if ((off)); then
+  env -i "${fixed_env[@]}" PHYBIN_FORWARD=none PHYBIN_CACHE_DIR=off "$repo/scripts/phybin-world" "$program.x86_64" \
+    >off.out 2>off.err
+  status=$?
+  if [[ $status -ne 127 ]] || ! grep -q "$soname" off.err; then
+    echo "FAIL: with PHYBIN_FORWARD=none: status $status (want 127, the loader's), stderr:"
+    cat off.err
+    exit 1
+  fi
+  echo "PASS: PHYBIN_FORWARD=none: the guest's loader does not find $soname ($(head -c 200 off.err))"
+  exit 0
+fi
+
+env -i "${fixed_env[@]}" PHYBIN_BIN="$program.aarch64" "$repo/scripts/phybin-world" >native.out 2>native.err
+native=$?
+env -i "${fixed_env[@]}" PHYBIN_LOG_LEVEL=2 PHYBIN_CACHE_DIR=off "$repo/scripts/phybin-world" "$program.x86_64" \
+  >phybin.out 2>phybin.err
+status=$?
+fail=0
+if [[ $native -ne $status ]]; then
+  echo "FAIL: exit status native $native, phybin $status"
+  fail=1
+fi
+if ! cmp -s native.out phybin.out; then
+  echo "FAIL: outputs differ"
+  diff native.out phybin.out | head -20
+  fail=1
+fi
+if ! grep -q "forwarding $soname to the native AArch64 library" phybin.err; then
+  echo "FAIL: phybin's log does not show $soname forwarded"
+  fail=1
+fi
+if ((fail)); then
+  echo "--- phybin stderr"
+  tail -20 phybin.err
+  exit 1
+fi
+echo "PASS: $(basename "$program"): same output natively and through phybin, $soname forwarded"
+cat phybin.out

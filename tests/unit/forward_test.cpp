@@ -1,0 +1,169 @@
+// Forwarded calls: a description's signature line parses to the classes
+// fwdgen wrote, and a call's SysV arguments (registers, then the stack; the
+// fourth integer in R10, where the guest side's entry moved RCX) land where
+// AAPCS64 wants them, narrow integers widened, the result back in RAX or
+// XMM0.  Worked out by hand from the two ABIs.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "forward/marshal.h"
+#include "forward/signature.h"
+
+namespace phybin::forward {
+namespace {
+
+TEST(ForwardSignature, ParsesWhatFwdgenWrites) {
+  auto s = parse_signature("i32 : ptr u32 ptr ptr fnptr ptr");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->result, ArgClass::I32);
+  ASSERT_EQ(s->args.size(), 6u);
+  EXPECT_EQ(s->args[1], ArgClass::U32);
+  EXPECT_EQ(s->args[4], ArgClass::FnPtr);
+  ASSERT_EQ(s->callbacks.size(), 1u);  // an unannotated fnptr: the caller's thread
+  EXPECT_EQ(s->callbacks[0].first, 4);
+  EXPECT_EQ(s->callbacks[0].second, CallbackThread::Caller);
+  auto any = parse_signature("i32 : ptr i32 fnptr ptr @2=any");
+  ASSERT_TRUE(any);
+  EXPECT_EQ(any->callbacks.size(), 1u);
+  EXPECT_EQ(any->callbacks[0].second, CallbackThread::Any);
+  auto none = parse_signature("void :");
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->args.empty());
+}
+
+TEST(ForwardSignature, RefusesWhatItCannotPass) {
+  EXPECT_FALSE(parse_signature(""));
+  EXPECT_FALSE(parse_signature("i32 ptr"));            // no colon
+  EXPECT_FALSE(parse_signature("i32 : ptr struct"));    // no such class
+  EXPECT_FALSE(parse_signature("i32 : void"));          // void argument
+  EXPECT_FALSE(parse_signature("i32 : ptr @0=any"));    // callback on a non-function
+  EXPECT_FALSE(parse_signature("i32 : fnptr @1=any"));  // no such argument
+  EXPECT_FALSE(parse_signature("i32 : fnptr @0=main"));
+}
+
+std::vector<uint64_t> g_stack;  // the guest stack the test reads from
+uint64_t g_stack_base = 0x7000;
+
+bool read_stack(void* out, uint64_t address, size_t n) {
+  const uint64_t word = (address - g_stack_base) / 8;
+  if (address < g_stack_base || n % 8 != 0 || word + n / 8 > g_stack.size()) return false;
+  std::memcpy(out, &g_stack[word], n);
+  return true;
+}
+
+// The plan of `text` applied to `st`.
+bool gather(const char* text, const GuestState& st, NativeCall& call, std::string& why) {
+  std::optional<Signature> sig = parse_signature(text);
+  EXPECT_TRUE(sig) << text;
+  std::optional<CallPlan> plan = sig ? plan_call(*sig, why) : std::nullopt;
+  return plan && gather_args(*plan, st, &read_stack, call, why);
+}
+
+GuestState state_with_args() {
+  GuestState st{};
+  const int order[6] = {RDI, RSI, RDX, R10, R8, R9};
+  for (int i = 0; i < 6; ++i) st.gpr[order[i]] = 0x1000 + i;
+  st.gpr[RCX] = 0xdead;  // the entry's syscall overwrote it: never read
+  st.gpr[RSP] = g_stack_base;  // the return address; arguments above it
+  for (unsigned i = 0; i < 8; ++i) {
+    const double d = 0.5 + i;
+    std::memcpy(&st.xmm[i], &d, 8);
+  }
+  return st;
+}
+
+TEST(ForwardMarshal, IntegersPastSixGoFromTheStackToX6X7ThenTheStack) {
+  g_stack = {0xaaaa, 0x2006, 0x2007, 0x2008, 0x2009};
+  const GuestState st = state_with_args();
+  NativeCall a;
+  std::string why;
+  ASSERT_TRUE(gather("i32 : ptr ptr ptr ptr ptr ptr ptr ptr ptr ptr", st, a, why)) << why;  // 10, as clEnqueueNativeKernel
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(a.x[i], 0x1000u + i);
+  EXPECT_EQ(a.x[6], 0x2006u);
+  EXPECT_EQ(a.x[7], 0x2007u);
+  ASSERT_EQ(a.stack_words, 2u);
+  EXPECT_EQ(a.stack[0], 0x2008u);
+  EXPECT_EQ(a.stack[1], 0x2009u);
+}
+
+TEST(ForwardMarshal, FloatsTravelApartFromIntegers) {
+  g_stack = {0xaaaa};
+  GuestState st = state_with_args();
+  const uint64_t f = 0x123456783fc00000;  // 1.5f under garbage
+  std::memcpy(&st.xmm[1], &f, 8);
+  NativeCall a;
+  std::string why;
+  ASSERT_TRUE(gather("f64 : f64 ptr f32 u32", st, a, why)) << why;
+  double d0;
+  std::memcpy(&d0, &a.d[0], 8);
+  EXPECT_EQ(d0, 0.5);
+  EXPECT_EQ(a.x[0], 0x1000u);
+  EXPECT_EQ(a.d[1], 0x3fc00000u);  // the float alone, in the low 32 bits of d1
+  EXPECT_EQ(a.x[1], 0x1001u);
+  EXPECT_EQ(a.stack_words, 0u);
+}
+
+TEST(ForwardMarshal, NarrowIntegersAreWidenedByTheirSign) {
+  g_stack = {0xaaaa};
+  GuestState st = state_with_args();
+  st.gpr[RDI] = 0x12345680;          // i8 0x80
+  st.gpr[RSI] = 0xffffffff0000ffff;  // u16 0xffff
+  st.gpr[RDX] = 0xabcdef0180000000;  // i32 INT_MIN
+  st.gpr[R10] = 0xabcdef01ffffffff;  // u32
+  NativeCall a;
+  std::string why;
+  ASSERT_TRUE(gather("void : i8 u16 i32 u32", st, a, why)) << why;
+  EXPECT_EQ(a.x[0], 0xffffffffffffff80u);
+  EXPECT_EQ(a.x[1], 0xffffu);
+  EXPECT_EQ(a.x[2], 0xffffffff80000000u);
+  EXPECT_EQ(a.x[3], 0xffffffffu);
+}
+
+TEST(ForwardMarshal, AGuestCallbackOrAnUnreadableStackIsRefused) {
+  g_stack = {0xaaaa};
+  GuestState st = state_with_args();
+  NativeCall a;
+  std::string why;
+  EXPECT_FALSE(gather("i32 : ptr u32 ptr ptr fnptr ptr", st, a, why));
+  EXPECT_NE(why.find("argument 5"), std::string::npos) << why;
+  st.gpr[R8] = 0;  // a null callback passes
+  EXPECT_TRUE(gather("i32 : ptr u32 ptr ptr fnptr ptr", st, a, why)) << why;
+  g_stack = {0xaaaa};  // no seventh argument there
+  EXPECT_FALSE(gather("void : ptr ptr ptr ptr ptr ptr ptr", st, a, why));
+  EXPECT_NE(why.find("stack"), std::string::npos) << why;
+  // More stack than phybin passes: refused when the plan is made.
+  std::string many = "void :";
+  for (int i = 0; i < 40; ++i) many += " ptr";
+  EXPECT_FALSE(gather(many.c_str(), st, a, why));
+  EXPECT_NE(why.find("40 arguments"), std::string::npos) << why;
+}
+
+// The plan of `text`, for deliver_result.
+CallPlan plan_of(const char* text) {
+  std::string why;
+  return *plan_call(*parse_signature(text), why);
+}
+
+TEST(ForwardMarshal, ResultsGoToRaxOrXmm0) {
+  GuestState st{};
+  NativeCall call;
+  call.x0 = 0x12345678fffffff6;
+  deliver_result(plan_of("i32 : ptr"), call, st);
+  EXPECT_EQ(st.gpr[RAX], 0xfffffffffffffff6u);  // -10, CL_MAP_FAILURE-like
+  call.x0 = 0x7f0012345678;
+  deliver_result(plan_of("ptr : ptr"), call, st);
+  EXPECT_EQ(st.gpr[RAX], 0x7f0012345678u);
+  st.gpr[RAX] = 77;
+  call.d0 = 0xdeadbeef3f800000;  // 1.0f in the low half
+  deliver_result(plan_of("f32 : u16"), call, st);
+  uint64_t low, high;
+  std::memcpy(&low, &st.xmm[0], 8);
+  std::memcpy(&high, reinterpret_cast<const char*>(&st.xmm[0]) + 8, 8);
+  EXPECT_EQ(low, 0x3f800000u);
+  EXPECT_EQ(high, 0u);
+  EXPECT_EQ(st.gpr[RAX], 77u);
+}
+
+}  // namespace
+}  // namespace phybin::forward

@@ -1,0 +1,198 @@
+#!/usr/bin/python3
+"""fwdgen: the description of a forwarded library, from its real headers.
+
+    tools/fwdgen/fwdgen.py NOTES NATIVE_LIBRARY > src/forward/libs/NAME.fwd
+    tools/fwdgen/fwdgen.py --check NOTES NATIVE_LIBRARY FWD
+
+Reads the annotation file NOTES (which headers, what they cannot say),
+parses the headers with libclang (Debian's python3-clang-14) for x86-64
+and for AArch64, takes the exported functions and their symbol versions
+from the native AArch64 library, and writes one line per export: its
+version and how each argument travels (the classes of
+src/forward/signature.h).  Fails, naming the function, when an export has
+no description, when a header type has no class, or when a record that
+a signature reaches differs in size, alignment or a field offset between
+the two targets (the generated code does not convert records yet).
+--check: exits 1 when FWD is not what would be generated (CI).
+
+Written with /usr/bin/python3: Debian's clang bindings live there.
+"""
+import subprocess
+import sys
+
+import clang.cindex as ci
+
+ci.Config.set_library_file('/usr/lib/llvm-14/lib/libclang-14.so.1')
+TARGETS = ('x86_64-linux-gnu', 'aarch64-linux-gnu')
+INTEGER = {
+    ci.TypeKind.BOOL: 'u8', ci.TypeKind.CHAR_S: 'i8', ci.TypeKind.SCHAR: 'i8', ci.TypeKind.UCHAR: 'u8',
+    ci.TypeKind.CHAR_U: 'u8', ci.TypeKind.SHORT: 'i16', ci.TypeKind.USHORT: 'u16', ci.TypeKind.INT: 'i32',
+    ci.TypeKind.UINT: 'u32', ci.TypeKind.LONG: 'i64', ci.TypeKind.ULONG: 'u64', ci.TypeKind.LONGLONG: 'i64',
+    ci.TypeKind.ULONGLONG: 'u64',
+}
+
+
+def die(message):
+    sys.exit('fwdgen: ' + message)
+
+
+def read_notes(path):
+    """The annotation file: `key value...` lines; fn/extra lines may repeat."""
+    notes = {'header': [], 'define': [], 'extra': {}, 'skip': {}, 'callback': {}}
+    for raw in open(path):
+        line = raw.split('#', 1)[0].strip()
+        if not line:
+            continue
+        key, _, rest = line.partition(' ')
+        rest = rest.strip()
+        if key in ('header', 'define'):
+            notes[key].append(rest)
+        elif key == 'extra':  # extra NAME RET : ARGS  (an export no header declares)
+            name, _, sig = rest.partition(' ')
+            notes['extra'][name] = sig.strip()
+        elif key == 'skip':  # skip NAME reason
+            name, _, why = rest.partition(' ')
+            notes['skip'][name] = why.strip()
+        elif key == 'callback':  # callback NAME ARG_INDEX thread=caller|any
+            name, index, thread = rest.split()
+            notes['callback'].setdefault(name, {})[int(index)] = thread
+        else:
+            notes[key] = rest
+    for key in ('library', 'soname', 'package'):
+        if key not in notes:
+            die(f'{path}: no "{key}" line')
+    return notes
+
+
+def exports(library):
+    """(name, version) of every exported function, and the version nodes
+    with their parents, in the order the library defines them."""
+    out = subprocess.run(['readelf', '--dyn-syms', '-W', library], capture_output=True, text=True, check=True)
+    funcs = []
+    for line in out.stdout.splitlines():
+        f = line.split()
+        if len(f) >= 8 and f[3] == 'FUNC' and f[6] != 'UND':
+            name, _, version = f[7].partition('@@')
+            funcs.append((name, version or '-'))
+    verdef = subprocess.run(['readelf', '-V', '-W', library], capture_output=True, text=True, check=True).stdout
+    nodes, current = [], None
+    section = verdef.split('Version definition', 1)[-1].split('Version needs', 1)[0]
+    for line in section.splitlines():
+        if 'Name:' in line and 'Flags: BASE' not in line:
+            current = [line.split('Name:')[1].strip(), '']
+            nodes.append(current)
+        elif 'Parent 1:' in line and current:
+            current[1] = line.split('Parent 1:')[1].strip()
+    return sorted(funcs), nodes
+
+
+def parse(notes, target):
+    source = ''.join(f'#include <{h}>\n' for h in notes['header'])
+    args = ['-target', target, '-std=c11'] + ['-D' + d for d in notes['define']]
+    tu = ci.Index.create().parse('fwdgen.c', args=args, unsaved_files=[('fwdgen.c', source)])
+    errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
+    if errors:
+        die(f'{target}: ' + '; '.join(str(d) for d in errors[:3]))
+    return {c.spelling: c for c in tu.cursor.get_children() if c.kind == ci.CursorKind.FUNCTION_DECL}
+
+
+def layout(t):
+    """Size, alignment and field offsets of a record, for the comparison."""
+    t = t.get_canonical()
+    fields = [(f.spelling, t.get_offset(f.spelling)) for f in t.get_fields()]
+    return (t.get_size(), t.get_align(), tuple(fields))
+
+
+def records_reached(t, seen):
+    """Records a type reaches through pointers, arrays and fields."""
+    t = t.get_canonical()
+    if t.kind == ci.TypeKind.POINTER:
+        records_reached(t.get_pointee(), seen)
+    elif t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
+        records_reached(t.element_type, seen)
+    elif t.kind == ci.TypeKind.RECORD and t.spelling not in seen and t.get_size() > 0:
+        seen[t.spelling] = t
+        for f in t.get_fields():
+            records_reached(f.type, seen)
+
+
+def arg_class(t, where):
+    t = t.get_canonical()
+    if t.kind == ci.TypeKind.POINTER:
+        return 'fnptr' if t.get_pointee().get_canonical().kind in (
+            ci.TypeKind.FUNCTIONPROTO, ci.TypeKind.FUNCTIONNOPROTO) else 'ptr'
+    if t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY, ci.TypeKind.VARIABLEARRAY):
+        return 'ptr'  # a parameter of array type is a pointer
+    if t.kind == ci.TypeKind.ENUM:
+        return arg_class(t.get_declaration().enum_type, where)
+    if t.kind in INTEGER:
+        return INTEGER[t.kind]
+    if t.kind == ci.TypeKind.FLOAT:
+        return 'f32'
+    if t.kind == ci.TypeKind.DOUBLE:
+        return 'f64'
+    if t.kind == ci.TypeKind.VOID:
+        return 'void'
+    die(f'{where}: type {t.spelling} has no class yet (records by value are not forwarded yet)')
+
+
+def describe(notes, library):
+    funcs, nodes = exports(library)
+    decls = {target: parse(notes, target) for target in TARGETS}
+    lines = [
+        f'# Generated by tools/fwdgen/fwdgen.py from the headers of {notes["library"]}.fwd\'s notes',
+        '# and the exports of the native library; do not edit.',
+        f'library {notes["library"]}',
+        f'soname {notes["soname"]}',
+        f'package {notes["package"]}',
+    ]
+    lines += [f'version {name} {parent}'.rstrip() for name, parent in nodes]
+    records = {}
+    for name, version in funcs:
+        if name in notes['skip']:
+            lines.append(f'skip {name} {version} {notes["skip"][name]}')
+            continue
+        if name in notes['extra']:
+            sig = notes['extra'][name]
+        else:
+            if name not in decls[TARGETS[0]]:
+                die(f'export {name} has no declaration in the headers and no "extra" line in the notes')
+            sigs = []
+            for target in TARGETS:
+                d = decls[target][name]
+                params = [arg_class(a.type, f'{name} ({target})') for a in d.get_arguments()]
+                ret = arg_class(d.result_type, f'{name} ({target})')
+                sigs.append(f'{ret} : ' + ' '.join(params))
+                for a in list(d.get_arguments()):
+                    records_reached(a.type, records.setdefault(target, {}))
+                records_reached(d.result_type, records.setdefault(target, {}))
+            if sigs[0] != sigs[1]:
+                die(f'{name}: arguments travel differently: {sigs[0]} / {sigs[1]}')
+            sig = sigs[0]
+        for index, thread in sorted(notes['callback'].get(name, {}).items()):
+            sig += f' @{index}={thread}'
+        lines.append(f'fn {name} {version} {sig}'.rstrip())
+    for record, t in sorted(records.get(TARGETS[0], {}).items()):
+        other = records[TARGETS[1]].get(record)
+        if other is None or layout(t) != layout(other):
+            die(f'record {record} differs between x86-64 and AArch64: the generated code does not convert it')
+    lines.append(f'# {len(records.get(TARGETS[0], {}))} records reached, same layout on both targets')
+    return '\n'.join(lines) + '\n'
+
+
+def main(argv):
+    check = argv[:1] == ['--check']
+    if check:
+        argv = argv[1:]
+    if len(argv) != (3 if check else 2):
+        die(__doc__.strip().splitlines()[2].strip())
+    text = describe(read_notes(argv[0]), argv[1])
+    if check:
+        if open(argv[2]).read() != text:
+            die(f'{argv[2]} is not current: run tools/fwdgen/fwdgen.py {argv[0]} {argv[1]} > {argv[2]}')
+        return
+    sys.stdout.write(text)
+
+
+if __name__ == '__main__':
+    main(sys.argv[1:])
