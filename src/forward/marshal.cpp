@@ -1,5 +1,6 @@
 #include "forward/marshal.h"
 
+#include <cstddef>
 #include <cstring>
 
 namespace phybin::forward {
@@ -33,16 +34,17 @@ std::optional<CallPlan> plan_call(const Signature& sig, std::string& why) {
   unsigned guest_ints = 0, guest_floats = 0, native_ints = 0, native_floats = 0;
   for (ArgClass c : sig.args) {
     const bool fp = is_float(c);
-    ArgMove m{0, 0, c};
+    size_t from, to;
     if (fp ? guest_floats < 8 : guest_ints < 6)
-      m.from = static_cast<uint8_t>(fp ? ArgMove::kGuestXmm + guest_floats++ : guest_ints++);
+      from = fp ? offsetof(GuestState, xmm) + sizeof(GuestState::xmm[0]) * guest_floats++
+                : offsetof(GuestState, gpr) + 8 * kIntArgRegs[guest_ints++];
     else
-      m.from = static_cast<uint8_t>(ArgMove::kGuestStack + plan.guest_stack_words++);
+      from = ArgMove::kFromStack + plan.guest_stack_words++;
     if (fp ? native_floats < 8 : native_ints < 8)
-      m.to = static_cast<uint8_t>(fp ? ArgMove::kNativeD + native_floats++ : native_ints++);
+      to = fp ? offsetof(NativeCall, d) + 8 * native_floats++ : offsetof(NativeCall, x) + 8 * native_ints++;
     else
-      m.to = static_cast<uint8_t>(ArgMove::kNativeStack + plan.native_stack_words++);
-    plan.moves.push_back(m);
+      to = offsetof(NativeCall, stack) + 8 * plan.native_stack_words++;
+    plan.moves.push_back(ArgMove{static_cast<uint16_t>(from), static_cast<uint16_t>(to), c});
   }
   if (plan.guest_stack_words > kMaxStackWords || plan.native_stack_words > kMaxStackWords) {
     why = std::to_string(sig.args.size()) + " arguments are more than phybin passes";
@@ -58,20 +60,19 @@ bool gather_args(const CallPlan& plan, const GuestState& st, ReadGuest read, Nat
     return false;
   }
   call.stack_words = plan.native_stack_words;
+  const auto* guest = reinterpret_cast<const uint8_t*>(&st);
+  auto* native = reinterpret_cast<uint8_t*>(&call);
   for (size_t i = 0; i < plan.moves.size(); ++i) {
     const ArgMove& m = plan.moves[i];
     uint64_t v;
-    if (m.from < ArgMove::kGuestXmm) v = st.gpr[kIntArgRegs[m.from]];
-    else if (m.from < ArgMove::kGuestStack) std::memcpy(&v, &st.xmm[m.from - ArgMove::kGuestXmm], sizeof v);
-    else v = stack[m.from - ArgMove::kGuestStack];
+    if (m.from < ArgMove::kFromStack) std::memcpy(&v, guest + m.from, sizeof v);
+    else v = stack[m.from - ArgMove::kFromStack];
     v = widen(m.cls, v);
     if (m.cls == ArgClass::FnPtr && v != 0) {
       why = "argument " + std::to_string(i + 1) + " is a guest function the library would call back";
       return false;
     }
-    if (m.to < ArgMove::kNativeD) call.x[m.to] = v;
-    else if (m.to < ArgMove::kNativeStack) call.d[m.to - ArgMove::kNativeD] = v;
-    else call.stack[m.to - ArgMove::kNativeStack] = v;
+    std::memcpy(native + m.to, &v, sizeof v);
   }
   return true;
 }

@@ -31,11 +31,12 @@ struct NativeCall {
   uint64_t stack[kMaxStackWords];  // 160
 };
 
-// Where one argument comes from and where it goes.
+// Where one argument comes from and where it goes, as byte offsets: a
+// call then copies without looking at any class but for widening.
 struct ArgMove {
-  enum : uint8_t { kGuestXmm = 6, kGuestStack = 16, kNativeD = 8, kNativeStack = 16 };
-  uint8_t from;  // 0-5: the integer argument registers, 6-13: XMM0-7, 16 + k: guest stack word k
-  uint8_t to;    // 0-7: x0-x7, 8-15: d0-d7, 16 + k: native stack word k
+  static constexpr uint16_t kFromStack = 0x8000;  // + k: guest stack word k
+  uint16_t from;  // in GuestState (an argument register, XMM0-7), or kFromStack + k
+  uint16_t to;    // in NativeCall (x0-x7, d0-d7, a stack word)
   ArgClass cls;
 };
 

@@ -167,10 +167,6 @@ void handle_syscall(GuestState& st, const volatile sig_atomic_t* interrupt) {
                    -1, interrupt};
   const SyscallTable::Entry* entry = syscall_table().find(number);
   ForwardedCalls* forwarded = g_process.config.forwarded;
-  if (entry == nullptr && forwarded && number - ForwardedCalls::kFirst < ForwardedCalls::kCount) {
-    forwarded->call(st, number - ForwardedCalls::kFirst);
-    return;
-  }
   int64_t result;
   if (entry == nullptr) {
     warn_unsupported(number);

@@ -38,7 +38,9 @@ class ForwardedCalls {
   // The host file to open instead of `path` (a forwarded library's
   // guest side), or nullptr.
   virtual const char* library_for(const char* path) = 0;
-  // Makes call `index`, setting the guest's result registers.
+  // Makes call `index`, setting the guest's result registers.  The
+  // runtime calls it for numbers from kFirst on, instead of handle_syscall
+  // (a function's result is not -errno: no retry applies).
   virtual void call(GuestState& st, uint32_t index) = 0;
 };
 

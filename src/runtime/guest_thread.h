@@ -138,6 +138,7 @@ class GuestThread {
   // Enters `code`, made at flush `generation`, unless a flush came since
   // or is under way; false then (look it up again).
   bool enter_if_current(const uint32_t* code, unsigned generation);
+  void forwarded_call(uint32_t index);
 
   Process& process_;
   GuestState* state_;

@@ -132,6 +132,10 @@ void GuestThread::system_call() {
     sys::sigreturn(s);
     leave_to_dispatcher();
   }
+  if (nr - sys::ForwardedCalls::kFirst < sys::ForwardedCalls::kCount && sys::process().config.forwarded) {
+    forwarded_call(static_cast<uint32_t>(nr - sys::ForwardedCalls::kFirst));
+    return;
+  }
   const uint64_t saved_rax = s.gpr[RAX];
   host_call(true);
   // The host kernel cannot write to a page phybin protected: it answers
@@ -163,6 +167,20 @@ void GuestThread::system_call() {
   }
   if (sys::deliver_pending_signals(s)) leave_to_dispatcher();
   s = before;  // nothing delivered (blocked or ignored): the block goes on
+}
+
+// A call into a forwarded native library (src/forward): its result is a
+// function's, not -errno, so none of a system call's retries apply (an
+// EFAULT or EINTR-looking result is the library's answer).  It is not
+// interruptible: a signal that comes meanwhile is delivered after it.
+void GuestThread::forwarded_call(uint32_t index) {
+  GuestState& s = *state_;
+  sys::process().config.forwarded->call(s, index);
+  if (!sys::signals_pending() && !sys::signals_held()) return;
+  const GuestState before = s;
+  finish_syscall_instruction(s);
+  if (sys::deliver_pending_signals(s)) leave_to_dispatcher();
+  s = before;
 }
 
 }  // namespace phybin::runtime
