@@ -259,6 +259,7 @@ sys::GuestRoot guest_root(const Settings& settings) {
   process.exit_thread = &runtime::exit_guest_thread;
   static forward::Forwarder forwarder(guest_libs_dir(process.phybin_path), checked_forward(settings.forward));
   process.forwarded = &forwarder;
+  process.run_guest_call = &runtime::run_guest_call;
   sys::init_process(process);
   sys::set_guest_signal_mask(sys::guest_signal_mask() | settings.blocked_runtime_signals);
   record_initial_mappings(program, stack_info, stack.executable, root);

@@ -119,4 +119,12 @@ bool compile_block(const ir::Block& block, Assembler& a, const BackendConfig& co
                    std::vector<InsnMark>* marks = nullptr, uint32_t* indirect_entry = nullptr,
                    AddressPool* pool = nullptr);
 
+// A host function that jumps to `entry` with x17 = `data` and every
+// argument register as it was: a native library calls a guest function
+// through one (src/forward's callbacks).  kHostStubWords words at `at`
+// (8-byte aligned); the caller makes them executable and syncs the
+// instruction cache.
+inline constexpr size_t kHostStubWords = 8;
+void write_host_stub(uint32_t* at, const void* entry, const void* data);
+
 }  // namespace phybin::arm64

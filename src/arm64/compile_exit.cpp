@@ -355,4 +355,19 @@ void BlockCompiler::lower_exit() {
   }
 }
 
+void write_host_stub(uint32_t* at, const void* entry, const void* data) {
+  Assembler a(at, kHostStubWords);
+  Label entry_word, data_word;
+  a.ldr(Size::X, x16, entry_word);
+  a.ldr(Size::X, x17, data_word);
+  a.br(x16);
+  a.emit(0xd503201f);  // nop: the literals 8-byte aligned
+  a.bind(entry_word);
+  a.emit(static_cast<uint32_t>(reinterpret_cast<uintptr_t>(entry)));
+  a.emit(static_cast<uint32_t>(reinterpret_cast<uintptr_t>(entry) >> 32));
+  a.bind(data_word);
+  a.emit(static_cast<uint32_t>(reinterpret_cast<uintptr_t>(data)));
+  a.emit(static_cast<uint32_t>(reinterpret_cast<uintptr_t>(data) >> 32));
+}
+
 }  // namespace phybin::arm64

@@ -130,6 +130,7 @@ void Forwarder::prepare(Library& lib, Function& fn) {
   void* native = dlsym(lib.handle, fn.name);
   if (!native) fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(fn.name) + ": not in the native " + lib.soname);
   fn.plan = std::move(*plan);
+  fn.callbacks = sig->callbacks;
   std::atomic_ref<void*>(fn.native).store(native, std::memory_order_release);
 }
 
@@ -150,7 +151,16 @@ void Forwarder::call(GuestState& st, uint32_t index) {
   }
   std::string why;
   if (!gather_args(fn.plan, st, &guest_read, call, why))
-    fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(fn.name) + ": " + why + " (not forwarded yet)");
+    fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(fn.name) + ": " + why);
+  for (const Callback& cb : fn.callbacks) {  // guest functions: the library gets host ones
+    uint64_t guest_fn;
+    auto* place = reinterpret_cast<uint8_t*>(&call) + fn.plan.moves[cb.arg].to;
+    std::memcpy(&guest_fn, place, 8);
+    if (!guest_fn) continue;
+    const uint64_t host_fn = callbacks_.host_function(guest_fn, cb.signature, fn.name);
+    std::memcpy(place, &host_fn, 8);
+  }
+  const Callbacks::InCall in_call(st);
   native_call(call);
   deliver_result(fn.plan, call, st);
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "forward/callbacks.h"
 #include "forward/marshal.h"
 #include "linux/syscalls.h"
 
@@ -36,6 +37,7 @@ class Forwarder final : public sys::ForwardedCalls {
     const char* name;
     const char* signature_text;
     CallPlan plan;  // made on the first call, before `native` is set
+    std::vector<Callback> callbacks;  // its arguments that are guest functions
     void* native = nullptr;  // read and set atomically (std::atomic_ref)
   };
   struct Library {
@@ -54,6 +56,7 @@ class Forwarder final : public sys::ForwardedCalls {
 
   std::vector<Library> libraries_;
   std::mutex mutex_;
+  Callbacks callbacks_;
 };
 
 }  // namespace phybin::forward

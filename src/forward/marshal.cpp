@@ -62,16 +62,11 @@ bool gather_args(const CallPlan& plan, const GuestState& st, ReadGuest read, Nat
   call.stack_words = plan.native_stack_words;
   const auto* guest = reinterpret_cast<const uint8_t*>(&st);
   auto* native = reinterpret_cast<uint8_t*>(&call);
-  for (size_t i = 0; i < plan.moves.size(); ++i) {
-    const ArgMove& m = plan.moves[i];
+  for (const ArgMove& m : plan.moves) {
     uint64_t v;
     if (m.from < ArgMove::kFromStack) std::memcpy(&v, guest + m.from, sizeof v);
     else v = stack[m.from - ArgMove::kFromStack];
     v = widen(m.cls, v);
-    if (m.cls == ArgClass::FnPtr && v != 0) {
-      why = "argument " + std::to_string(i + 1) + " is a guest function the library would call back";
-      return false;
-    }
     std::memcpy(native + m.to, &v, sizeof v);
   }
   return true;

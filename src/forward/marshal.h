@@ -54,9 +54,9 @@ std::optional<CallPlan> plan_call(const Signature& sig, std::string& why);
 // memory is not readable.
 using ReadGuest = bool (*)(void* out, uint64_t address, size_t n);
 
-// The arguments from the guest's registers and stack into `call`; false
-// with `why` when one cannot travel (a guest function pointer, until
-// callbacks are forwarded) or the stack cannot be read.
+// The arguments from the guest's registers and stack into `call` (a guest
+// function pointer as it is: Forwarder::call gives the library a host one);
+// false with `why` when the stack cannot be read.
 bool gather_args(const CallPlan& plan, const GuestState& st, ReadGuest read, NativeCall& call, std::string& why);
 
 // The native result into RAX or XMM0 as SysV returns it.

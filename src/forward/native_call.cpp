@@ -9,6 +9,7 @@ namespace phybin::forward {
 
 namespace {
 
+static_assert(sizeof(NativeCall) <= 288, "phybin_callback_entry's frame");
 static_assert(offsetof(NativeCall, d) == 64 && offsetof(NativeCall, stack_words) == 128 &&
               offsetof(NativeCall, fn) == 136 && offsetof(NativeCall, x0) == 144 &&
               offsetof(NativeCall, d0) == 152 && offsetof(NativeCall, stack) == 160);
@@ -58,6 +59,34 @@ phybin_native_call:
   ldp x29, x30, [sp], #32
   ret
   .size phybin_native_call, .-phybin_native_call
+
+// A callback stub's target (arm64::write_host_stub, x17 = the slot): the
+// argument registers into a NativeCall on the stack for
+// phybin_callback_dispatch, the results from there.
+  .globl phybin_callback_entry
+  .p2align 2
+  .type phybin_callback_entry, %function
+phybin_callback_entry:
+  sub sp, sp, #304
+  stp x29, x30, [sp, #288]
+  add x29, sp, #288
+  stp x0, x1, [sp, #0]
+  stp x2, x3, [sp, #16]
+  stp x4, x5, [sp, #32]
+  stp x6, x7, [sp, #48]
+  stp d0, d1, [sp, #64]
+  stp d2, d3, [sp, #80]
+  stp d4, d5, [sp, #96]
+  stp d6, d7, [sp, #112]
+  mov x0, x17
+  mov x1, sp
+  bl phybin_callback_dispatch
+  ldr x0, [sp, #0]
+  ldr d0, [sp, #64]
+  ldp x29, x30, [sp, #288]
+  add sp, sp, #304
+  ret
+  .size phybin_callback_entry, .-phybin_callback_entry
 )");
 
 }  // namespace
@@ -65,6 +94,8 @@ phybin_native_call:
 void native_call(NativeCall& call) { phybin_native_call(&call); }
 
 #else
+
+extern "C" void phybin_callback_entry() { throw std::logic_error("callbacks need an AArch64 host"); }
 
 void native_call(NativeCall&) {
   throw std::logic_error("native_call: forwarding needs an AArch64 host");

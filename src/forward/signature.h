@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -16,16 +17,25 @@ enum class ArgClass : uint8_t { Void, I8, U8, I16, U16, I32, U32, I64, U64, Ptr,
 // Which thread a native library calls a guest function pointer on.
 enum class CallbackThread : uint8_t { Caller, Any };
 
-struct Signature {
-  ArgClass result = ArgClass::Void;
-  std::vector<ArgClass> args;
-  // Arguments that are guest functions the library may call (fnptr), and
-  // on which thread (the description's @INDEX=THREAD; caller by default).
-  std::vector<std::pair<uint8_t, CallbackThread>> callbacks;
+struct Signature;
+
+// An argument that is a guest function the library may call: its own
+// signature (as text, "RESULT : ARG..."), and on which thread.
+struct Callback {
+  uint8_t arg;
+  CallbackThread thread;
+  std::string signature;
 };
 
-// "RESULT : ARG ARG... [@INDEX=caller|any]...", as fwdgen writes it;
-// nullopt for anything else.
+struct Signature {
+  ArgClass result = ArgClass::Void;
+  std::vector<ArgClass> args;  // a callback's is FnPtr
+  std::vector<Callback> callbacks;
+};
+
+// "RESULT : ARG ARG... [@INDEX=caller|any]...", as fwdgen writes it: a
+// callback argument is fn<RESULT,ARG,...>, on the caller's thread unless
+// an @INDEX says any; nullopt for anything else.
 std::optional<Signature> parse_signature(std::string_view text);
 
 bool is_float(ArgClass c);

@@ -86,6 +86,10 @@ struct ProcessConfig {
   void (*exit_thread)(GuestState& st) = nullptr;
   // Forwarded libraries; without it their numbers are unknown calls.
   ForwardedCalls* forwarded = nullptr;
+  // Runs the guest from st.rip until it reaches `stop` (a return address
+  // the caller pushed), on the calling thread, which is inside a forwarded
+  // call: a native library calling back into the guest.
+  void (*run_guest_call)(GuestState& st, uint64_t stop) = nullptr;
 };
 
 // The guest process as the Linux layer keeps it.  One per process; the

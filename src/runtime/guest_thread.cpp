@@ -174,10 +174,25 @@ void GuestThread::run() {
   const CurrentScope scope(this);
   install_fault_handlers();
   start_state();
+  dispatch(0);
+}
+
+// A guest function that native code calls on this thread (a forwarded
+// library's callback, from inside the forwarded call): runs from
+// state.rip until it returns to `stop`.  The thread is then back where it
+// was, in the forwarded call.
+void GuestThread::run_until(uint64_t stop) {
+  const Where where = where_.load();
+  dispatch(stop);
+  where_.store(where);
+}
+
+// The dispatcher: until the guest ends, or (stop != 0) reaches `stop`.
+void GuestThread::dispatch(uint64_t stop) {
   GuestState& state = *state_;
   GuestThreadFlags& flags = thread_flags();
   unsigned generation = process_.flush_count();  // of the code the last exit left
-  while (!ending_) {
+  while (!ending_ && (stop == 0 || state.rip != stop)) {
     flags.busy = 1;
     // An indirect exit that missed the table with flags left lazy: they
     // become RFLAGS before anything (a handler, a system call) sees them.
@@ -245,6 +260,12 @@ bool GuestThread::enter_if_current(const uint32_t* code, unsigned generation) {
 void GuestThread::end() {
   ending_ = true;
   leave_to_dispatcher();
+}
+
+void run_guest_call(GuestState& state, uint64_t stop) {
+  GuestThread* thread = GuestThread::of(&state);
+  if (!thread) fatal(ErrorCode::PHYBIN_ERR_INTERNAL, "a guest call on a thread without guest state");
+  thread->run_until(stop);
 }
 
 void invalidate_guest_code(uint64_t start, uint64_t length) {

@@ -46,6 +46,7 @@ class GuestThread {
   // Runs the guest from its state's rip; returns when the guest thread
   // calls exit while other threads go on (see end()).
   void run();
+  void run_until(uint64_t stop);
   // The guest thread's exit (not the last one's): leaves translated code
   // for good; run() returns.
   [[noreturn]] void end();
@@ -139,6 +140,7 @@ class GuestThread {
   // or is under way; false then (look it up again).
   bool enter_if_current(const uint32_t* code, unsigned generation);
   void forwarded_call(uint32_t index);
+  void dispatch(uint64_t stop);
 
   Process& process_;
   GuestState* state_;
@@ -157,5 +159,8 @@ class GuestThread {
 
 // ProcessConfig::invalidate_code: the process of the calling guest thread.
 void invalidate_guest_code(uint64_t start, uint64_t length);
+// sys::ProcessConfig::run_guest_call: GuestThread::run_until on the thread
+// whose state this is.
+void run_guest_call(GuestState& state, uint64_t stop);
 
 }  // namespace phybin::runtime

@@ -1,20 +1,40 @@
 #!/usr/bin/env bash
-# run_forward_test.sh [--off] SONAME PROGRAM
+# run_forward_test.sh [--off | --off-translated] SONAME PROGRAM
 # Runs PROGRAM.x86_64 through phybin in the ARM64 world and PROGRAM.aarch64
 # natively there; passes when both print the same and end the same, and
 # phybin's log says SONAME was forwarded (no x86-64 copy of it translated).
 # --off: with PHYBIN_FORWARD=none the guest must see what it would see
 # without the library (the world has no x86-64 copy): the loader's error.
+# --off-translated: the same with PHYBIN_ROOTFS on the amd64 root, which
+# has the x86-64 ICD loader: it is translated like any other library and,
+# with no x86-64 OpenCL driver there, finds no platform (-1001).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-off=0
+off=0 translated=0
 [[ ${1:-} == --off ]] && off=1 && shift
+[[ ${1:-} == --off-translated ]] && translated=1 && shift
 soname=$1 program=$2
 work=$(mktemp -d /tmp/phybin-forward.XXXXXX) || exit 1
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 fixed_env=(PATH=/usr/bin:/bin LANG=C HOME="$work" XDG_CACHE_HOME="$work/cache")
+
+if ((translated)); then
+  # shellcheck source=../../scripts/lib.sh
+  source "$repo/scripts/lib.sh"
+  env -i "${fixed_env[@]}" PHYBIN_FORWARD=none PHYBIN_ROOTFS="$PHYBIN_AMD64_ROOT" PHYBIN_LOG_LEVEL=2 \
+    PHYBIN_CACHE_DIR=off "$repo/scripts/phybin-world" "$program.x86_64" >off.out 2>off.err
+  status=$?
+  if [[ $status -ne 1 ]] || ! grep -qx "clGetPlatformIDs failed: -1001" off.out || grep -q "forwarding" off.err; then
+    echo "FAIL: with PHYBIN_FORWARD=none and the amd64 root: status $status (want 1), stdout:"
+    cat off.out
+    tail -5 off.err
+    exit 1
+  fi
+  echo "PASS: PHYBIN_FORWARD=none: the amd64 root's own $soname ran translated and found no platform"
+  exit 0
+fi
 
 if ((off)); then
   env -i "${fixed_env[@]}" PHYBIN_FORWARD=none PHYBIN_CACHE_DIR=off "$repo/scripts/phybin-world" "$program.x86_64" \

@@ -14,32 +14,40 @@ namespace phybin::forward {
 namespace {
 
 TEST(ForwardSignature, ParsesWhatFwdgenWrites) {
-  auto s = parse_signature("i32 : ptr u32 ptr ptr fnptr ptr");
+  auto s = parse_signature("i32 : ptr u32 ptr ptr fn<void,ptr,ptr> ptr");
   ASSERT_TRUE(s);
   EXPECT_EQ(s->result, ArgClass::I32);
   ASSERT_EQ(s->args.size(), 6u);
   EXPECT_EQ(s->args[1], ArgClass::U32);
   EXPECT_EQ(s->args[4], ArgClass::FnPtr);
-  ASSERT_EQ(s->callbacks.size(), 1u);  // an unannotated fnptr: the caller's thread
-  EXPECT_EQ(s->callbacks[0].first, 4);
-  EXPECT_EQ(s->callbacks[0].second, CallbackThread::Caller);
-  auto any = parse_signature("i32 : ptr i32 fnptr ptr @2=any");
+  ASSERT_EQ(s->callbacks.size(), 1u);  // unmarked: on the caller's thread
+  EXPECT_EQ(s->callbacks[0].arg, 4);
+  EXPECT_EQ(s->callbacks[0].thread, CallbackThread::Caller);
+  EXPECT_EQ(s->callbacks[0].signature, "void : ptr ptr");
+  auto any = parse_signature("i32 : ptr i32 fn<void,ptr,i32,ptr> ptr @2=any");
   ASSERT_TRUE(any);
-  EXPECT_EQ(any->callbacks.size(), 1u);
-  EXPECT_EQ(any->callbacks[0].second, CallbackThread::Any);
+  ASSERT_EQ(any->callbacks.size(), 1u);
+  EXPECT_EQ(any->callbacks[0].thread, CallbackThread::Any);
+  EXPECT_EQ(any->callbacks[0].signature, "void : ptr i32 ptr");
   auto none = parse_signature("void :");
   ASSERT_TRUE(none);
   EXPECT_TRUE(none->args.empty());
+  auto bare = parse_signature("i32 : fn<void>");
+  ASSERT_TRUE(bare);
+  EXPECT_EQ(bare->callbacks[0].signature, "void :");
 }
 
 TEST(ForwardSignature, RefusesWhatItCannotPass) {
   EXPECT_FALSE(parse_signature(""));
-  EXPECT_FALSE(parse_signature("i32 ptr"));            // no colon
-  EXPECT_FALSE(parse_signature("i32 : ptr struct"));    // no such class
-  EXPECT_FALSE(parse_signature("i32 : void"));          // void argument
-  EXPECT_FALSE(parse_signature("i32 : ptr @0=any"));    // callback on a non-function
-  EXPECT_FALSE(parse_signature("i32 : fnptr @1=any"));  // no such argument
-  EXPECT_FALSE(parse_signature("i32 : fnptr @0=main"));
+  EXPECT_FALSE(parse_signature("i32 ptr"));              // no colon
+  EXPECT_FALSE(parse_signature("i32 : ptr struct"));      // no such class
+  EXPECT_FALSE(parse_signature("i32 : void"));            // void argument
+  EXPECT_FALSE(parse_signature("i32 : fn"));              // a callback without its signature
+  EXPECT_FALSE(parse_signature("i32 : fn<void,fn<void>>"));  // a callback's callback
+  EXPECT_FALSE(parse_signature("i32 : ptr @0=any"));      // no callback there
+  EXPECT_FALSE(parse_signature("i32 : fn<void> @1=any"));  // no such argument
+  EXPECT_FALSE(parse_signature("i32 : fn<void> @0=main"));
+  EXPECT_FALSE(parse_signature("i32 : fn<void> @0=any ptr"));  // arguments after the marks
 }
 
 std::vector<uint64_t> g_stack;  // the guest stack the test reads from
@@ -120,15 +128,15 @@ TEST(ForwardMarshal, NarrowIntegersAreWidenedByTheirSign) {
   EXPECT_EQ(a.x[3], 0xffffffffu);
 }
 
-TEST(ForwardMarshal, AGuestCallbackOrAnUnreadableStackIsRefused) {
+// A guest function pointer travels as it is (the forwarder swaps in a host
+// one); an unreadable stack argument or too many arguments are refused.
+TEST(ForwardMarshal, CallbacksPassUnreadableStacksAreRefused) {
   g_stack = {0xaaaa};
   GuestState st = state_with_args();
   NativeCall a;
   std::string why;
-  EXPECT_FALSE(gather("i32 : ptr u32 ptr ptr fnptr ptr", st, a, why));
-  EXPECT_NE(why.find("argument 5"), std::string::npos) << why;
-  st.gpr[R8] = 0;  // a null callback passes
-  EXPECT_TRUE(gather("i32 : ptr u32 ptr ptr fnptr ptr", st, a, why)) << why;
+  EXPECT_TRUE(gather("i32 : ptr u32 ptr ptr fn<void,ptr,ptr> ptr", st, a, why)) << why;
+  EXPECT_EQ(a.x[4], 0x1004u);
   g_stack = {0xaaaa};  // no seventh argument there
   EXPECT_FALSE(gather("void : ptr ptr ptr ptr ptr ptr ptr", st, a, why));
   EXPECT_NE(why.find("stack"), std::string::npos) << why;

@@ -119,8 +119,13 @@ def records_reached(t, seen):
 def arg_class(t, where):
     t = t.get_canonical()
     if t.kind == ci.TypeKind.POINTER:
-        return 'fnptr' if t.get_pointee().get_canonical().kind in (
-            ci.TypeKind.FUNCTIONPROTO, ci.TypeKind.FUNCTIONNOPROTO) else 'ptr'
+        pointee = t.get_pointee().get_canonical()
+        if pointee.kind == ci.TypeKind.FUNCTIONPROTO:  # a callback: its own classes, as fn<RESULT,ARG...>
+            inner = [arg_class(pointee.get_result(), where)] + [arg_class(a, where) for a in pointee.argument_types()]
+            return 'fn<' + ','.join(inner) + '>'
+        if pointee.kind == ci.TypeKind.FUNCTIONNOPROTO:
+            die(f'{where}: a function pointer without a prototype')
+        return 'ptr'
     if t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY, ci.TypeKind.VARIABLEARRAY):
         return 'ptr'  # a parameter of array type is a pointer
     if t.kind == ci.TypeKind.ENUM:

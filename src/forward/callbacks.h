@@ -1,0 +1,69 @@
+// Guest functions a native library calls: a guest function pointer handed
+// to a forwarded call (clBuildProgram's notification, a destructor
+// callback...) becomes a host function of its own (a stub, made once per
+// guest function and signature, never freed: no fixed number), which moves
+// its AAPCS64 arguments to SysV places and runs the guest function on the
+// calling thread's guest state, then gives its result back.
+//
+// Only on a thread that is inside a forwarded call (the library calls back
+// before it returns); a call on a thread the library created stops with
+// PHYBIN_ERR_FORWARD naming the function (not forwarded yet).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/guest_state.h"
+#include "forward/marshal.h"
+
+namespace phybin::forward {
+
+class Callbacks {
+ public:
+  Callbacks() = default;
+  Callbacks(const Callbacks&) = delete;
+  Callbacks& operator=(const Callbacks&) = delete;
+  ~Callbacks();
+
+  // The host function that calls `guest_fn` with `signature` ("RESULT :
+  // ARG..."); `via` names the forwarded function it was handed to.
+  uint64_t host_function(uint64_t guest_fn, const std::string& signature, const char* via);
+
+  // Marks the calling thread as inside a forwarded call with guest state
+  // `st` for the scope's life (calls nest: a callback may call again).
+  class InCall {
+   public:
+    explicit InCall(GuestState& st);
+    ~InCall();
+    InCall(const InCall&) = delete;
+    InCall& operator=(const InCall&) = delete;
+
+   private:
+    GuestState* outer_;
+  };
+
+  struct Slot {
+    uint64_t guest_fn;
+    CallPlan plan;
+    const char* via;
+  };
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<std::string, uint64_t> by_key_;  // "fn@signature" -> its stub
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::vector<std::pair<uint32_t*, size_t>> pages_;  // executable stub pages, bytes
+  uint32_t* next_ = nullptr;  // the next free stub in the last page
+  size_t left_ = 0;           // stubs left there
+};
+
+// What a stub's entry does (native_call.cpp's assembly calls it): runs the
+// guest function of `slot` with the arguments in `frame` (x0-x7, d0-d7 as
+// NativeCall lays them out), the result back in frame x[0] / d[0].
+void run_callback(const Callbacks::Slot& slot, NativeCall& frame);
+
+}  // namespace phybin::forward
