@@ -10,6 +10,7 @@
 #include "common/log.h"
 #include "forward/marshal.h"
 #include "forward/native_call.h"
+#include "x86/forward_entry.h"
 
 namespace phybin::forward {
 
@@ -18,6 +19,7 @@ namespace {
 struct FunctionEntry {
   const char* name;
   const char* signature;
+  int handout;
 };
 struct LibraryEntry {
   const char* name;
@@ -25,6 +27,7 @@ struct LibraryEntry {
   const char* package;
   const FunctionEntry* functions;
   size_t count;
+  const FunctionEntry* handed_out;  // ends with a null name
 };
 
 // The build's tables (cmake/forward_generate.cmake), one per description,
@@ -32,6 +35,10 @@ struct LibraryEntry {
 #include "forward_libraries.inc"
 
 constexpr uint32_t kFunctionsPerLibrary = 4096;
+// The numbers of handed-out functions' entries: past every library's.
+constexpr uint32_t kHandedOutFirst = 15 * kFunctionsPerLibrary;
+constexpr size_t kEntriesPage = 4096;
+constexpr uint32_t kMaxHandedOut = kEntriesPage / x86::kForwardEntryBytes;
 
 bool guest_read(void* out, uint64_t address, size_t n) {
   std::memcpy(out, reinterpret_cast<const void*>(address), n);  // guest addresses are host addresses
@@ -73,11 +80,13 @@ std::vector<std::string> Forwarder::known_libraries() {
 }
 
 Forwarder::Forwarder(std::string guest_dir, const std::string& which) {
+  handed_out_.reserve(kMaxHandedOut);  // never moves: calls use entries without the lock
   for (const LibraryEntry& e : kLibraries) {
-    Library lib{e.name, e.soname, e.package, {}};
+    Library lib{e.name, e.soname, e.package, {}, e.handed_out};
     lib.enabled = listed(which, e.name);
     lib.guest_path = guest_dir + "/" + e.soname;
-    for (size_t i = 0; i < e.count; ++i) lib.functions.push_back(Function{e.functions[i].name, e.functions[i].signature});
+    for (size_t i = 0; i < e.count; ++i)
+      lib.functions.push_back(Function{e.functions[i].name, e.functions[i].signature, e.functions[i].handout});
     libraries_.push_back(std::move(lib));
   }
 }
@@ -135,7 +144,66 @@ void Forwarder::prepare(Library& lib, Function& fn) {
 }
 
 // Every call after the first takes no lock and allocates nothing.
+// A function the library handed out, named by the call's argument
+// fn.handout: the guest gets an entry bound to it when the headers
+// describe it (the build's handed-out table), else NULL, as from a library
+// without it.
+uint64_t Forwarder::hand_out(const Library& lib, const Function& fn, const NativeCall& call, uint64_t native) {
+  uint64_t name_address;
+  std::memcpy(&name_address, reinterpret_cast<const uint8_t*>(&call) + fn.plan.moves[fn.handout].to, 8);
+  const char* name = reinterpret_cast<const char*>(name_address);  // guest addresses are host addresses
+  const auto* described = static_cast<const FunctionEntry*>(lib.handed_out);
+  while (described->name && std::strcmp(described->name, name) != 0) ++described;
+  const std::lock_guard<std::mutex> guard(mutex_);
+  if (auto it = entry_of_.find(native); it != entry_of_.end()) return it->second;
+  std::string why = "no description of it";
+  const std::optional<Signature> sig = described->name ? parse_signature(described->signature) : std::nullopt;
+  std::optional<CallPlan> plan = sig && sig->callbacks.empty() ? plan_call(*sig, why) : std::nullopt;
+  if (plan && handed_out_.size() < kMaxHandedOut && !entries_page_) {
+    uint8_t page[kEntriesPage];
+    for (uint32_t i = 0; i < kMaxHandedOut; ++i) {
+      const auto entry = x86::forward_entry(kFirst + kHandedOutFirst + i);
+      std::memcpy(page + i * x86::kForwardEntryBytes, entry.data(), entry.size());
+    }
+    entries_page_ = sys::map_guest_code(page, sizeof page);
+  }
+  if (!plan || !entries_page_ || handed_out_.size() >= kMaxHandedOut) {
+    logf(LogLevel::Warn, "phybin: %s(\"%s\"): the guest gets NULL: %s", fn.name, name,
+         plan ? "no room for more handed-out functions" : why.c_str());
+    return 0;
+  }
+  handed_out_.push_back(HandedOut{reinterpret_cast<void*>(native), std::move(*plan), described->name});
+  const uint64_t entry = entries_page_ + (handed_out_.size() - 1) * x86::kForwardEntryBytes;
+  entry_of_.emplace(native, entry);
+  logf(LogLevel::Debug, "phybin: %s hands out %s: guest entry %#llx", fn.name, name,
+       static_cast<unsigned long long>(entry));
+  return entry;
+}
+
+void Forwarder::call_handed_out(GuestState& st, uint32_t entry) {
+  HandedOut* h = nullptr;
+  {
+    const std::lock_guard<std::mutex> guard(mutex_);
+    if (entry < handed_out_.size()) h = &handed_out_[entry];
+  }
+  if (!h) {
+    st.gpr[RAX] = static_cast<uint64_t>(-38);  // ENOSYS: an entry never handed out
+    return;
+  }
+  NativeCall call;
+  call.fn = h->native;
+  std::string why;
+  if (!gather_args(h->plan, st, &guest_read, call, why)) fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(h->name) + ": " + why);
+  const Callbacks::InCall in_call(st);
+  native_call(call);
+  deliver_result(h->plan, call, st);
+}
+
 void Forwarder::call(GuestState& st, uint32_t index) {
+  if (index >= kHandedOutFirst) {
+    call_handed_out(st, index - kHandedOutFirst);
+    return;
+  }
   const uint32_t lib_index = index / kFunctionsPerLibrary, fn_index = index % kFunctionsPerLibrary;
   if (lib_index >= libraries_.size() || fn_index >= libraries_[lib_index].functions.size()) {
     st.gpr[RAX] = static_cast<uint64_t>(-38);  // ENOSYS, as a kernel would answer
@@ -162,6 +230,7 @@ void Forwarder::call(GuestState& st, uint32_t index) {
   }
   const Callbacks::InCall in_call(st);
   native_call(call);
+  if (fn.handout >= 0 && call.x0 != 0) call.x0 = hand_out(lib, fn, call, call.x0);
   deliver_result(fn.plan, call, st);
 }
 

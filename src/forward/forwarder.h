@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <unordered_map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,7 @@ class Forwarder final : public sys::ForwardedCalls {
   struct Function {
     const char* name;
     const char* signature_text;
+    int handout = -1;  // returns the function its argument `handout` names
     CallPlan plan;  // made on the first call, before `native` is set
     std::vector<Callback> callbacks;  // its arguments that are guest functions
     void* native = nullptr;  // read and set atomically (std::atomic_ref)
@@ -45,6 +47,7 @@ class Forwarder final : public sys::ForwardedCalls {
     const char* soname;
     const char* package;
     std::vector<Function> functions;
+    const void* handed_out;  // the build's table of the functions it hands out
     bool enabled = false;
     enum class State : uint8_t { Untried, Loaded, Missing } state = State::Untried;
     void* handle = nullptr;
@@ -53,6 +56,20 @@ class Forwarder final : public sys::ForwardedCalls {
 
   bool load(Library& lib);
   void prepare(Library& lib, Function& fn);
+  uint64_t hand_out(const Library& lib, const Function& fn, const NativeCall& call, uint64_t native);
+  void call_handed_out(GuestState& st, uint32_t entry);
+
+  // Entries the guest calls for functions a library handed out: a guest
+  // page of x86-64 entries (x86/forward_entry.h) numbered from
+  // kHandedOutFirst, each bound to a native function and its plan.
+  struct HandedOut {
+    void* native;
+    CallPlan plan;
+    const char* name;
+  };
+  std::vector<HandedOut> handed_out_;
+  std::unordered_map<uint64_t, uint64_t> entry_of_;  // native function -> guest entry
+  uint64_t entries_page_ = 0;
 
   std::vector<Library> libraries_;
   std::mutex mutex_;

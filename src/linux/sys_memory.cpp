@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "common/guest_address.h"
@@ -225,6 +226,16 @@ void host_mapping_identity(uint64_t start, MappingSource& source) {
   });
 }
 
+
+uint64_t map_guest_code(const void* code, size_t bytes) {
+  const int64_t r = mmap_in_guest_space(0, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                                        static_cast<uint64_t>(-1), 0);
+  if (r < 0) return 0;
+  std::memcpy(reinterpret_cast<void*>(r), code, bytes);
+  host_syscall(SYS_mprotect, r, bytes, PROT_READ | PROT_EXEC);
+  process().address_space.map(static_cast<uint64_t>(r), bytes, PROT_READ | PROT_EXEC);
+  return static_cast<uint64_t>(r);
+}
 
 void register_memory_syscalls(SyscallTable& t) {
   t.add(X86_NR_mmap, sys_mmap);

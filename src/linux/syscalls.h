@@ -137,6 +137,12 @@ void init_process(const ProcessConfig& config);
 void before_process_exit(int status);
 ProcessInfo& process();
 
+// Maps `bytes` (whole pages) of guest code phybin made (entries into
+// forwarded functions) where the guest can run it, read-only and
+// executable, and records it in the guest's address space; 0 when out of
+// memory.
+uint64_t map_guest_code(const void* code, size_t bytes);
+
 // Runs the system call whose x86-64 number is in RAX with the arguments
 // in RDI, RSI, RDX, R10, R8, R9 and puts the result (or -errno) in RAX.
 // exit and exit_group do not return.  RCX and R11 are the translator's.

@@ -38,7 +38,7 @@ def die(message):
 
 def read_notes(path):
     """The annotation file: `key value...` lines; fn/extra lines may repeat."""
-    notes = {'header': [], 'define': [], 'extra': {}, 'skip': {}, 'callback': {}}
+    notes = {'header': [], 'define': [], 'extra': {}, 'skip': {}, 'callback': {}, 'handout': {}}
     for raw in open(path):
         line = raw.split('#', 1)[0].strip()
         if not line:
@@ -53,9 +53,15 @@ def read_notes(path):
         elif key == 'skip':  # skip NAME reason
             name, _, why = rest.partition(' ')
             notes['skip'][name] = why.strip()
-        elif key == 'callback':  # callback NAME ARG_INDEX thread=caller|any
+        elif key == 'callback':  # callback NAME ARG_INDEX any
             name, index, thread = rest.split()
             notes['callback'].setdefault(name, {})[int(index)] = thread
+        elif key == 'ext':  # ext NAME RET : ARGS  (a handed-out function no header describes)
+            name, _, sig = rest.partition(' ')
+            notes.setdefault('ext', {})[name] = sig.strip()
+        elif key == 'handout':  # handout NAME ARG_INDEX: returns the function named by that argument
+            name, index = rest.split()
+            notes['handout'][name] = int(index)
         else:
             notes[key] = rest
     for key in ('library', 'soname', 'package'):
@@ -94,6 +100,22 @@ def parse(notes, target):
     if errors:
         die(f'{target}: ' + '; '.join(str(d) for d in errors[:3]))
     return {c.spelling: c for c in tu.cursor.get_children() if c.kind == ci.CursorKind.FUNCTION_DECL}
+
+
+def handed_out_types(notes, target):
+    """NAME -> function prototype of the headers' NAME_fn typedefs: the
+    functions a library hands out by name (extension functions)."""
+    source = ''.join(f'#include <{h}>\n' for h in notes['header'])
+    args = ['-target', target, '-std=c11'] + ['-D' + d for d in notes['define']]
+    tu = ci.Index.create().parse('fwdgen.c', args=args, unsaved_files=[('fwdgen.c', source)])
+    out = {}
+    for c in tu.cursor.get_children():
+        if c.kind != ci.CursorKind.TYPEDEF_DECL or not c.spelling.endswith('_fn'):
+            continue
+        t = c.underlying_typedef_type.get_canonical()
+        if t.kind == ci.TypeKind.POINTER and t.get_pointee().get_canonical().kind == ci.TypeKind.FUNCTIONPROTO:
+            out[c.spelling[:-3]] = t.get_pointee().get_canonical()
+    return out
 
 
 def layout(t):
@@ -177,6 +199,25 @@ def describe(notes, library):
         for index, thread in sorted(notes['callback'].get(name, {}).items()):
             sig += f' @{index}={thread}'
         lines.append(f'fn {name} {version} {sig}'.rstrip())
+    if notes['handout']:
+        protos = {target: handed_out_types(notes, target) for target in TARGETS}
+        for name, index in sorted(notes['handout'].items()):
+            lines.append(f'handout {name} {index}')
+        for name, proto in sorted(protos[TARGETS[0]].items()):
+            other = protos[TARGETS[1]].get(name)
+            if other is None:
+                continue
+            sigs = []
+            try:
+                for p in (proto, other):
+                    sigs.append(arg_class(p.get_result(), name) + ' : ' +
+                                ' '.join(arg_class(a, name) for a in p.argument_types()))
+            except SystemExit:
+                continue  # a type without a class yet: not handed out
+            if sigs[0] == sigs[1] and 'fn<' not in sigs[0] and name not in notes.get('ext', {}):
+                lines.append(f'ext {name} {sigs[0]}'.rstrip())
+        for name, sig in sorted(notes.get('ext', {}).items()):
+            lines.append(f'ext {name} {sig}')
     for record, t in sorted(records.get(TARGETS[0], {}).items()):
         other = records[TARGETS[1]].get(record)
         if other is None or layout(t) != layout(other):
