@@ -5,12 +5,10 @@
 // program gave it as user data, and uses the guest's stack protector,
 // errno and stdio: a real guest context.  The same source built for
 // AArch64 and run natively prints the same.
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
 #include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include "cl_common.h"
 
 static int notified, destroyed;
 
@@ -32,26 +30,13 @@ static void CL_CALLBACK on_destroyed(cl_mem mem, void *user) {
   ++destroyed;
 }
 
-static void check(cl_int err, const char *what) {
-  if (err != CL_SUCCESS) {
-    printf("%s failed: %d\n", what, err);
-    exit(1);
-  }
-}
-
 int main(void) {
-  cl_platform_id platform;
-  cl_device_id device;
-  check(clGetPlatformIDs(1, &platform, NULL), "clGetPlatformIDs");
-  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL), "clGetDeviceIDs");
+  struct cl_setup cl = cl_open();
+  cl_context context = cl.context;
   cl_int err;
-  cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-  check(err, "clCreateContext");
-  const char *source = "__kernel void twice(__global int *x) { x[get_global_id(0)] *= 2; }\n";
-  cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
-  check(err, "clCreateProgramWithSource");
   static char user[] = "phybin";
-  check(clBuildProgram(program, 1, &device, "", on_built, user), "clBuildProgram");
+  cl_program program =
+      cl_build(&cl, "__kernel void twice(__global int *x) { x[get_global_id(0)] *= 2; }\n", on_built, user);
   printf("after the build: %d notification(s)\n", notified);
   static int ids[3] = {1, 2, 3};
   for (int i = 0; i < 3; ++i) {
@@ -62,6 +47,6 @@ int main(void) {
   }
   printf("after the releases: %d destructor callback(s)\n", destroyed);
   clReleaseProgram(program);
-  clReleaseContext(context);
+  cl_close(&cl);
   return notified == 1 ? 0 : 1;
 }

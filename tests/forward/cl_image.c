@@ -3,11 +3,9 @@
 // with a sampler and writes each pixel's channel sum to a buffer, and the
 // image read back in a region.  Checked against the host's values; the
 // AArch64 build prints the same.
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include "cl_common.h"
 
 #define W 64
 #define H 48
@@ -20,27 +18,15 @@ static const char *kSource =
     "  out[y * get_image_width(img) + x] = p.x + p.y + p.z + p.w;\n"
     "}\n";
 
-static void check(cl_int err, const char *what) {
-  if (err != CL_SUCCESS) {
-    printf("%s failed: %d\n", what, err);
-    exit(1);
-  }
-}
-
 int main(void) {
-  cl_platform_id platform;
-  cl_device_id device;
+  struct cl_setup cl = cl_open();
+  cl_context context = cl.context;
+  cl_command_queue queue = cl.queue;
   cl_int err;
-  check(clGetPlatformIDs(1, &platform, NULL), "clGetPlatformIDs");
-  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL), "clGetDeviceIDs");
   cl_bool images = CL_FALSE;
-  check(clGetDeviceInfo(device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL), "clGetDeviceInfo");
+  check(clGetDeviceInfo(cl.device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL), "clGetDeviceInfo");
   printf("image support: %s\n", images ? "yes" : "no");
   if (!images) return 0;
-  cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-  check(err, "clCreateContext");
-  cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
-  check(err, "clCreateCommandQueue");
 
   static unsigned char pixels[H][W][4];
   for (int y = 0; y < H; ++y)
@@ -58,9 +44,7 @@ int main(void) {
   check(clGetImageInfo(image, CL_IMAGE_FORMAT, sizeof got, &got, NULL), "clGetImageInfo");
   printf("image %dx%d, order %#x, type %#x\n", W, H, got.image_channel_order, got.image_channel_data_type);
 
-  cl_program program = clCreateProgramWithSource(context, 1, &kSource, NULL, &err);
-  check(err, "clCreateProgramWithSource");
-  check(clBuildProgram(program, 1, &device, "", NULL, NULL), "clBuildProgram");
+  cl_program program = cl_build(&cl, kSource, NULL, NULL);
   cl_kernel kernel = clCreateKernel(program, "channel_sum", &err);
   check(err, "clCreateKernel");
   cl_mem sums = clCreateBuffer(context, CL_MEM_WRITE_ONLY, W * H * sizeof(cl_uint), NULL, &err);
@@ -92,7 +76,6 @@ int main(void) {
   clReleaseMemObject(image);
   clReleaseKernel(kernel);
   clReleaseProgram(program);
-  clReleaseCommandQueue(queue);
-  clReleaseContext(context);
+  cl_close(&cl);
   return wrong != 0 || region_wrong != 0;
 }

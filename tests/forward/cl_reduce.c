@@ -3,10 +3,7 @@
 // value), the host adds the partial sums; then the same data squared, in
 // floats, read back with a mapped buffer.  Checked against sums the host
 // works out; the AArch64 build prints the same.
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include "cl_common.h"
 
 #define N 8192
 #define GROUP 64
@@ -24,26 +21,12 @@ static const char *kSource =
     "}\n"
     "__kernel void square(__global float *x) { size_t i = get_global_id(0); x[i] = x[i] * x[i]; }\n";
 
-static void check(cl_int err, const char *what) {
-  if (err != CL_SUCCESS) {
-    printf("%s failed: %d\n", what, err);
-    exit(1);
-  }
-}
-
 int main(void) {
-  cl_platform_id platform;
-  cl_device_id device;
+  struct cl_setup cl = cl_open();
+  cl_context context = cl.context;
+  cl_command_queue queue = cl.queue;
   cl_int err;
-  check(clGetPlatformIDs(1, &platform, NULL), "clGetPlatformIDs");
-  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL), "clGetDeviceIDs");
-  cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-  check(err, "clCreateContext");
-  cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
-  check(err, "clCreateCommandQueue");
-  cl_program program = clCreateProgramWithSource(context, 1, &kSource, NULL, &err);
-  check(err, "clCreateProgramWithSource");
-  check(clBuildProgram(program, 1, &device, "", NULL, NULL), "clBuildProgram");
+  cl_program program = cl_build(&cl, kSource, NULL, NULL);
   cl_kernel sum = clCreateKernel(program, "sum", &err);
   check(err, "clCreateKernel sum");
   cl_kernel square = clCreateKernel(program, "square", &err);
@@ -98,7 +81,6 @@ int main(void) {
   clReleaseKernel(sum);
   clReleaseKernel(square);
   clReleaseProgram(program);
-  clReleaseCommandQueue(queue);
-  clReleaseContext(context);
+  cl_close(&cl);
   return total != expected || wrong != 0;
 }

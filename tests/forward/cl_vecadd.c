@@ -3,11 +3,7 @@
 // platform and device, builds a kernel, adds two vectors and a scaled
 // third on the device, and checks every element against the host's sums.
 // The same source built for AArch64 and run natively prints the same.
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "cl_common.h"
 
 #define N 4096
 
@@ -16,14 +12,6 @@ static const char *kSource =
     "  size_t i = get_global_id(0);\n"
     "  c[i] = a[i] + k * b[i];\n"
     "}\n";
-
-static int check(cl_int err, const char *what) {
-  if (err != CL_SUCCESS) {
-    printf("%s failed: %d\n", what, err);
-    exit(1);
-  }
-  return 0;
-}
 
 int main(void) {
   cl_platform_id platform;
@@ -39,14 +27,11 @@ int main(void) {
   check(clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL), "clGetDeviceInfo");
   printf("devices %u, compute units > 0: %s\n", devices, units > 0 ? "yes" : "no");
 
+  struct cl_setup cl = cl_open();
+  cl_context context = cl.context;
+  cl_command_queue queue = cl.queue;
   cl_int err;
-  cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-  check(err, "clCreateContext");
-  cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
-  check(err, "clCreateCommandQueue");
-  cl_program program = clCreateProgramWithSource(context, 1, &kSource, NULL, &err);
-  check(err, "clCreateProgramWithSource");
-  check(clBuildProgram(program, 1, &device, "", NULL, NULL), "clBuildProgram");
+  cl_program program = cl_build(&cl, kSource, NULL, NULL);
   cl_kernel kernel = clCreateKernel(program, "add", &err);
   check(err, "clCreateKernel");
 
@@ -78,7 +63,6 @@ int main(void) {
   clReleaseMemObject(dc);
   clReleaseKernel(kernel);
   clReleaseProgram(program);
-  clReleaseCommandQueue(queue);
-  clReleaseContext(context);
+  cl_close(&cl);
   return wrong != 0;
 }
