@@ -105,6 +105,21 @@ Settings read_settings() {
   s.host_lse = read_switch("PHYBIN_HOST_LSE", s.host_lse);
   if (const char* v = std::getenv("PHYBIN_ROOTFS"); v && *v) s.rootfs = checked_rootfs(v, "PHYBIN_ROOTFS");
   if (const char* v = std::getenv("PHYBIN_FORWARD")) s.forward = v;
+  if (const char* v = std::getenv("PHYBIN_WATCHDOG")) {
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long seconds = std::strtoul(v, &end, 10);
+    if (*v == '\0' || *v == '-' || *end != '\0' || errno != 0 || seconds > 86400)
+      throw Error(ErrorCode::PHYBIN_ERR_USAGE,
+                  std::string("PHYBIN_WATCHDOG='") + v + "' must be a number of seconds (0 to 86400; 0: off)");
+    s.watchdog_seconds = static_cast<unsigned>(seconds);
+  }
+  if (const char* v = std::getenv("PHYBIN_WATCHDOG_ACTION")) {
+    const std::string action = v;
+    if (action != "report" && action != "abort")
+      throw Error(ErrorCode::PHYBIN_ERR_USAGE, "PHYBIN_WATCHDOG_ACTION='" + action + "' must be report or abort");
+    s.watchdog_abort = action == "abort";
+  }
   if (const char* v = std::getenv("PHYBIN_TSO")) {
     s.tso = v;
     if (s.tso != "auto" && s.tso != "strict" && s.tso != "off")

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <optional>
 
 #include "common/error.h"
 #include "common/log.h"
@@ -79,7 +80,8 @@ std::vector<std::string> Forwarder::known_libraries() {
   return names;
 }
 
-Forwarder::Forwarder(std::string guest_dir, const std::string& which) {
+Forwarder::Forwarder(std::string guest_dir, const std::string& which, unsigned watchdog_seconds, bool watchdog_abort)
+    : watchdog_(watchdog_seconds, watchdog_abort) {
   handed_out_.reserve(kMaxHandedOut);  // never moves: calls use entries without the lock
   for (const LibraryEntry& e : kLibraries) {
     Library lib{e.name, e.soname, e.package, {}, e.handed_out};
@@ -195,6 +197,8 @@ void Forwarder::call_handed_out(GuestState& st, uint32_t entry) {
   std::string why;
   if (!gather_args(h->plan, st, &guest_read, call, why)) fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(h->name) + ": " + why);
   const Callbacks::InCall in_call(st);
+  std::optional<Watchdog::Call> watched;
+  if (watchdog_.on()) watched.emplace(watchdog_, h->name, call.x, st);
   native_call(call);
   deliver_result(h->plan, call, st);
 }
@@ -229,6 +233,8 @@ void Forwarder::call(GuestState& st, uint32_t index) {
     std::memcpy(place, &host_fn, 8);
   }
   const Callbacks::InCall in_call(st);
+  std::optional<Watchdog::Call> watched;
+  if (watchdog_.on()) watched.emplace(watchdog_, fn.name, call.x, st);
   native_call(call);
   if (fn.handout >= 0 && call.x0 != 0) call.x0 = hand_out(lib, fn, call, call.x0);
   deliver_result(fn.plan, call, st);

@@ -16,6 +16,7 @@
 
 #include "forward/callbacks.h"
 #include "forward/marshal.h"
+#include "forward/watchdog.h"
 #include "linux/syscalls.h"
 
 namespace phybin::forward {
@@ -24,8 +25,10 @@ class Forwarder final : public sys::ForwardedCalls {
  public:
   // `guest_dir`: where the guest sides are (libOpenCL.so.1 ...);
   // `which`: PHYBIN_FORWARD (all, none, or a comma-separated list of
-  // library names: opencl ...).
-  Forwarder(std::string guest_dir, const std::string& which);
+  // library names: opencl ...); PHYBIN_WATCHDOG's seconds (0: off) and
+  // whether it aborts.
+  Forwarder(std::string guest_dir, const std::string& which, unsigned watchdog_seconds = 0,
+            bool watchdog_abort = false);
 
   const char* library_for(const char* path) override;
   void call(GuestState& st, uint32_t index) override;
@@ -74,6 +77,7 @@ class Forwarder final : public sys::ForwardedCalls {
   std::vector<Library> libraries_;
   std::mutex mutex_;
   Callbacks callbacks_;
+  Watchdog watchdog_;
 };
 
 }  // namespace phybin::forward

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static void check(cl_int err, const char *what) {
+static inline void check(cl_int err, const char *what) {
   if (err != CL_SUCCESS) {
     printf("%s failed: %d\n", what, err);
     exit(1);
@@ -24,7 +24,7 @@ struct cl_setup {
   cl_command_queue queue;
 };
 
-static struct cl_setup cl_open(void) {
+static inline struct cl_setup cl_open(void) {
   struct cl_setup s;
   cl_int err;
   check(clGetPlatformIDs(1, &s.platform, NULL), "clGetPlatformIDs");
@@ -38,7 +38,7 @@ static struct cl_setup cl_open(void) {
 
 // `source` built for the device; `notify` (may be NULL) is the build's
 // callback, given `user`.
-static cl_program cl_build(const struct cl_setup *s, const char *source,
+static inline cl_program cl_build(const struct cl_setup *s, const char *source,
                            void(CL_CALLBACK *notify)(cl_program, void *), void *user) {
   cl_int err;
   cl_program program = clCreateProgramWithSource(s->context, 1, &source, NULL, &err);
@@ -47,7 +47,7 @@ static cl_program cl_build(const struct cl_setup *s, const char *source,
   return program;
 }
 
-static void cl_close(struct cl_setup *s) {
+static inline void cl_close(struct cl_setup *s) {
   clReleaseCommandQueue(s->queue);
   clReleaseContext(s->context);
 }
