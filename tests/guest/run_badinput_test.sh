@@ -4,7 +4,7 @@
 # code in hex on stderr ("phybin: error 0x1007 (...)"), and optionally
 # more texts on stderr (matched without regard to case).
 #
-# usage: run_badinput_test.sh --runner PATH --code 0xNNNN
+# usage: run_badinput_test.sh --runner PATH --code 0xNNNN [--env VAR=VAL]...
 #                             [--stderr-contains TEXT]... -- FILE [ARGS]...
 #
 # PHYBIN_GUEST_RUNNER overrides --runner, as for run_guest_test.sh;
@@ -16,17 +16,19 @@ source "$(dirname "${BASH_SOURCE[0]}")/guest_env.sh"
 runner=""
 code=""
 texts=()
+settings=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --runner) runner="$2"; shift 2 ;;
     --code) code="$2"; shift 2 ;;
     --stderr-contains) texts+=("$2"); shift 2 ;;
+    --env) settings+=("$2"); shift 2 ;;
     --) shift; break ;;
     *) echo "run_badinput_test.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
 if [ $# -lt 1 ] || [ -z "$code" ]; then
-  echo "usage: run_badinput_test.sh --runner PATH --code 0xNNNN [--stderr-contains TEXT]... -- FILE [ARGS]..." >&2
+  echo "usage: run_badinput_test.sh --runner PATH --code 0xNNNN [--env VAR=VAL]... [--stderr-contains TEXT]... -- FILE [ARGS]..." >&2
   exit 2
 fi
 runner="${PHYBIN_GUEST_RUNNER:-$runner}"
@@ -48,7 +50,7 @@ ulimit -c 0
 
 exec 3>&2 2>/dev/null  # keep the shell's "Segmentation fault" lines out
 (cd "$work" && exec timeout --kill-after=10 "${PHYBIN_GUEST_TIMEOUT:-300}" \
-  env -i "${guest_base_env[@]}" "$runner" "$@") \
+  env -i "${guest_base_env[@]}" "${settings[@]}" "$runner" "$@") \
   < /dev/null > "$work/out" 2> "$work/err"
 status=$?
 exec 2>&3 3>&-
