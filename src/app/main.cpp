@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -185,21 +184,12 @@ std::string guest_libs_dir(const std::string& phybin) {
 
 // PHYBIN_FORWARD: all, none, or names the build knows.
 std::string checked_forward(const std::string& which) {
-  if (which == "all" || which == "none") return which;
-  const std::vector<std::string> known = forward::Forwarder::known_libraries();
-  size_t at = 0;
-  while (at <= which.size()) {
-    const size_t comma = std::min(which.find(',', at), which.size());
-    const std::string name = which.substr(at, comma - at);
-    if (std::find(known.begin(), known.end(), name) == known.end()) {
-      std::string list;
-      for (const std::string& k : known) list += " " + k;
-      throw Error(ErrorCode::PHYBIN_ERR_USAGE,
-                  "PHYBIN_FORWARD='" + which + "': '" + name + "' is not a forwarded library (all, none," + list + ")");
-    }
-    at = comma + 1;
-  }
-  return which;
+  const std::optional<std::string> unknown = forward::Forwarder::unknown_library(which);
+  if (!unknown) return which;
+  std::string list;
+  for (const std::string& k : forward::Forwarder::known_libraries()) list += " " + k;
+  throw Error(ErrorCode::PHYBIN_ERR_USAGE,
+              "PHYBIN_FORWARD='" + which + "': '" + *unknown + "' is not a forwarded library (all, none," + list + ")");
 }
 
 // phybin's own executable, for execve of x86-64 programs (read before the

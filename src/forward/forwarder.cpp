@@ -3,7 +3,9 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstring>
 #include <optional>
 
@@ -11,6 +13,7 @@
 #include "common/log.h"
 #include "forward/marshal.h"
 #include "forward/native_call.h"
+#include "linux/signal_delivery.h"
 #include "x86/forward_entry.h"
 
 namespace phybin::forward {
@@ -41,11 +44,6 @@ constexpr uint32_t kHandedOutFirst = 15 * kFunctionsPerLibrary;
 constexpr size_t kEntriesPage = 4096;
 constexpr uint32_t kMaxHandedOut = kEntriesPage / x86::kForwardEntryBytes;
 
-bool guest_read(void* out, uint64_t address, size_t n) {
-  std::memcpy(out, reinterpret_cast<const void*>(address), n);  // guest addresses are host addresses
-  return true;
-}
-
 // The last component of a path.
 const char* base_name(const char* path) {
   const char* slash = std::strrchr(path, '/');
@@ -60,15 +58,22 @@ bool names_library(const char* base, const char* soname) {
          base[so + 3 - soname] == '\0';
 }
 
+// The names of a PHYBIN_FORWARD list ("opencl,hip").
+std::vector<std::string> names_in(const std::string& which) {
+  std::vector<std::string> names;
+  for (size_t at = 0; at <= which.size();) {
+    const size_t comma = std::min(which.find(',', at), which.size());
+    names.push_back(which.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return names;
+}
+
 bool listed(const std::string& which, const char* name) {
   if (which.empty() || which == "all") return true;
   if (which == "none") return false;
-  size_t at = 0;
-  while (at <= which.size()) {
-    const size_t comma = std::min(which.find(',', at), which.size());
-    if (which.compare(at, comma - at, name) == 0 && std::strlen(name) == comma - at) return true;
-    at = comma + 1;
-  }
+  for (const std::string& n : names_in(which))
+    if (n == name) return true;
   return false;
 }
 
@@ -78,6 +83,14 @@ std::vector<std::string> Forwarder::known_libraries() {
   std::vector<std::string> names;
   for (const LibraryEntry& e : kLibraries) names.emplace_back(e.name);
   return names;
+}
+
+std::optional<std::string> Forwarder::unknown_library(const std::string& which) {
+  if (which == "all" || which == "none") return std::nullopt;
+  const std::vector<std::string> known = known_libraries();
+  for (const std::string& name : names_in(which))
+    if (std::find(known.begin(), known.end(), name) == known.end()) return name;
+  return std::nullopt;
 }
 
 Forwarder::Forwarder(std::string guest_dir, const std::string& which, unsigned watchdog_seconds, bool watchdog_abort)
@@ -145,7 +158,6 @@ void Forwarder::prepare(Library& lib, Function& fn) {
   std::atomic_ref<void*>(fn.native).store(native, std::memory_order_release);
 }
 
-// Every call after the first takes no lock and allocates nothing.
 // A function the library handed out, named by the call's argument
 // fn.handout: the guest gets an entry bound to it when the headers
 // describe it (the build's handed-out table), else NULL, as from a library
@@ -161,7 +173,7 @@ uint64_t Forwarder::hand_out(const Library& lib, const Function& fn, const Nativ
   std::string why = "no description of it";
   const std::optional<Signature> sig = described->name ? parse_signature(described->signature) : std::nullopt;
   std::optional<CallPlan> plan = sig && sig->callbacks.empty() ? plan_call(*sig, why) : std::nullopt;
-  if (plan && handed_out_.size() < kMaxHandedOut && !entries_page_) {
+  if (plan && !entries_page_) {
     uint8_t page[kEntriesPage];
     for (uint32_t i = 0; i < kMaxHandedOut; ++i) {
       const auto entry = x86::forward_entry(kFirst + kHandedOutFirst + i);
@@ -182,6 +194,15 @@ uint64_t Forwarder::hand_out(const Library& lib, const Function& fn, const Nativ
   return entry;
 }
 
+// The native call on the guest's behalf: watched, and with the thread
+// marked as inside a call (the library may call the guest back).
+void Forwarder::run_native(const char* name, NativeCall& call, GuestState& st) {
+  const Callbacks::InCall in_call(st);
+  std::optional<Watchdog::Call> watched;
+  if (watchdog_.on()) watched.emplace(watchdog_, name, call.x, st);
+  native_call(call);
+}
+
 void Forwarder::call_handed_out(GuestState& st, uint32_t entry) {
   HandedOut* h = nullptr;
   {
@@ -189,20 +210,19 @@ void Forwarder::call_handed_out(GuestState& st, uint32_t entry) {
     if (entry < handed_out_.size()) h = &handed_out_[entry];
   }
   if (!h) {
-    st.gpr[RAX] = static_cast<uint64_t>(-38);  // ENOSYS: an entry never handed out
+    st.gpr[RAX] = static_cast<uint64_t>(-ENOSYS);  // an entry never handed out
     return;
   }
   NativeCall call;
   call.fn = h->native;
   std::string why;
-  if (!gather_args(h->plan, st, &guest_read, call, why)) fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(h->name) + ": " + why);
-  const Callbacks::InCall in_call(st);
-  std::optional<Watchdog::Call> watched;
-  if (watchdog_.on()) watched.emplace(watchdog_, h->name, call.x, st);
-  native_call(call);
+  if (!gather_args(h->plan, st, &sys::guest_read, call, why))
+    fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(h->name) + ": " + why);
+  run_native(h->name, call, st);
   deliver_result(h->plan, call, st);
 }
 
+// Every call after the first takes no lock and allocates nothing.
 void Forwarder::call(GuestState& st, uint32_t index) {
   if (index >= kHandedOutFirst) {
     call_handed_out(st, index - kHandedOutFirst);
@@ -210,7 +230,7 @@ void Forwarder::call(GuestState& st, uint32_t index) {
   }
   const uint32_t lib_index = index / kFunctionsPerLibrary, fn_index = index % kFunctionsPerLibrary;
   if (lib_index >= libraries_.size() || fn_index >= libraries_[lib_index].functions.size()) {
-    st.gpr[RAX] = static_cast<uint64_t>(-38);  // ENOSYS, as a kernel would answer
+    st.gpr[RAX] = static_cast<uint64_t>(-ENOSYS);  // as a kernel would answer
     return;
   }
   Library& lib = libraries_[lib_index];
@@ -222,7 +242,7 @@ void Forwarder::call(GuestState& st, uint32_t index) {
     call.fn = fn.native;
   }
   std::string why;
-  if (!gather_args(fn.plan, st, &guest_read, call, why))
+  if (!gather_args(fn.plan, st, &sys::guest_read, call, why))
     fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(fn.name) + ": " + why);
   for (const Callback& cb : fn.callbacks) {  // guest functions: the library gets host ones
     uint64_t guest_fn;
@@ -232,10 +252,7 @@ void Forwarder::call(GuestState& st, uint32_t index) {
     const uint64_t host_fn = callbacks_.host_function(guest_fn, cb.signature, fn.name);
     std::memcpy(place, &host_fn, 8);
   }
-  const Callbacks::InCall in_call(st);
-  std::optional<Watchdog::Call> watched;
-  if (watchdog_.on()) watched.emplace(watchdog_, fn.name, call.x, st);
-  native_call(call);
+  run_native(fn.name, call, st);
   if (fn.handout >= 0 && call.x0 != 0) call.x0 = hand_out(lib, fn, call, call.x0);
   deliver_result(fn.plan, call, st);
 }

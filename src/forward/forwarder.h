@@ -33,8 +33,11 @@ class Forwarder final : public sys::ForwardedCalls {
   const char* library_for(const char* path) override;
   void call(GuestState& st, uint32_t index) override;
 
-  // Those the build made, by name (opencl...), for PHYBIN_FORWARD's check.
+  // Those the build made, by name (opencl...).
   static std::vector<std::string> known_libraries();
+  // The first name of a PHYBIN_FORWARD list the build does not know, if
+  // any (all and none name none).
+  static std::optional<std::string> unknown_library(const std::string& which);
 
  private:
   struct Function {
@@ -60,6 +63,7 @@ class Forwarder final : public sys::ForwardedCalls {
   bool load(Library& lib);
   void prepare(Library& lib, Function& fn);
   uint64_t hand_out(const Library& lib, const Function& fn, const NativeCall& call, uint64_t native);
+  void run_native(const char* name, NativeCall& call, GuestState& st);
   void call_handed_out(GuestState& st, uint32_t entry);
 
   // Entries the guest calls for functions a library handed out: a guest

@@ -166,7 +166,6 @@ void handle_syscall(GuestState& st, const volatile sig_atomic_t* interrupt) {
   SyscallArgs args{st, {st.gpr[RDI], st.gpr[RSI], st.gpr[RDX], st.gpr[R10], st.gpr[R8], st.gpr[R9]},
                    -1, interrupt};
   const SyscallTable::Entry* entry = syscall_table().find(number);
-  ForwardedCalls* forwarded = g_process.config.forwarded;
   int64_t result;
   if (entry == nullptr) {
     warn_unsupported(number);
@@ -174,7 +173,8 @@ void handle_syscall(GuestState& st, const volatile sig_atomic_t* interrupt) {
   } else {
     args.host_nr = entry->host_nr;
     std::string host_names[2];
-    if (forwarded) name_forwarded_libraries(*forwarded, entry->paths, args);
+    if (ForwardedCalls* forwarded = g_process.config.forwarded)
+      name_forwarded_libraries(*forwarded, entry->paths, args);
     if (g_process.config.root.active()) name_in_root(entry->paths, args, host_names);
     result = entry->fn(args);
   }

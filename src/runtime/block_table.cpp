@@ -78,7 +78,7 @@ BlockTable::Index BlockTable::SavedRun::find(uint64_t pc, const std::vector<Bloc
   const uint32_t bucket = (offset >> kBucketShift) - (entries.front().guest_offset >> kBucketShift);
   const auto from = entries.begin() + buckets[bucket], to = entries.begin() + buckets[bucket + 1];
   auto it = std::lower_bound(from, to, offset, [](const SavedEntry& e, uint32_t x) { return e.guest_offset < x; });
-  for (; it != entries.end() && it->guest_offset == offset; ++it)
+  for (; it != to && it->guest_offset == offset; ++it)  // equal offsets share a bucket
     if (blocks[first + it->block].valid) return first + it->block;
   return kNone;
 }

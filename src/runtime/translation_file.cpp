@@ -477,26 +477,6 @@ bool write_translation_file(const std::string& dir, const std::string& name, con
   return true;
 }
 
-bool read_translation_file(const std::string& path, std::vector<uint8_t>& bytes) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st {};
-  bool ok = fstat(fd, &st) == 0 && st.st_size > 0;
-  if (ok) {
-    bytes.resize(static_cast<size_t>(st.st_size));
-    size_t done = 0;
-    while (done < bytes.size()) {
-      ssize_t n = read(fd, bytes.data() + done, bytes.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      done += static_cast<size_t>(n);
-    }
-    ok = done == bytes.size();
-  }
-  close(fd);
-  return ok;
-}
-
 size_t prune_translation_dir(const std::string& dir, uint64_t max_bytes) {
   struct Entry {
     std::string path;

@@ -139,8 +139,6 @@ std::optional<TranslationImage> load_translation_file(const std::string& path, c
 // part.  Creates `dir` (one level) if missing.  False with `why` on failure.
 bool write_translation_file(const std::string& dir, const std::string& name, const std::vector<uint8_t>& bytes,
                             std::string& why);
-// False when the file is absent or unreadable.
-bool read_translation_file(const std::string& path, std::vector<uint8_t>& bytes);
 
 // Keeps the directory's translation files (*.ptc) under `max_bytes` in all
 // by removing the least recently used ones (a load renews a file's mtime).
