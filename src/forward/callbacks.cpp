@@ -58,7 +58,7 @@ uint64_t Callbacks::host_function(uint64_t guest_fn, const std::string& signatur
     next_ = static_cast<uint32_t*>(page);
     left_ = bytes / kStubBytes;
   }
-  slots_.push_back(std::make_unique<Slot>(Slot{guest_fn, std::move(*plan), via}));
+  slots_.push_back(std::make_unique<Slot>(Slot{guest_fn, std::move(*plan), via, this}));
   uint32_t* stub = next_;
   arm64::write_host_stub(stub, reinterpret_cast<const void*>(&phybin_callback_entry), slots_.back().get());
   __builtin___clear_cache(reinterpret_cast<char*>(stub), reinterpret_cast<char*>(stub + arm64::kHostStubWords));
@@ -71,24 +71,47 @@ uint64_t Callbacks::host_function(uint64_t guest_fn, const std::string& signatur
 // The arguments go where SysV puts them (the plan's `from`), taken from
 // where AAPCS64 put them (its `to`); the guest function returns to
 // kCallbackReturn, pushed on the guest stack below the red zone.
-void run_callback(const Callbacks::Slot& slot, NativeCall& frame) {
-  GuestState* st = t_calling;
-  if (!st)
-    fatal(ErrorCode::PHYBIN_ERR_FORWARD,
-          std::string(slot.via) + ": the library called a guest function back on a thread of its own "
-                                  "(callbacks on the library's threads are not forwarded yet)");
-  const GuestState saved = *st;
-  auto* guest = reinterpret_cast<uint8_t*>(st);
-  const auto* native = reinterpret_cast<const uint8_t*>(&frame);
-  for (const ArgMove& m : slot.plan.moves) std::memcpy(guest + m.from, native + m.to, 8);
-  uint64_t rsp = ((st->gpr[RSP] - 128) & ~uint64_t{15}) - 8;
+uint64_t call_guest(GuestState& st, uint64_t fn, const CallPlan* plan, NativeCall* frame) {
+  const GuestState saved = st;
+  auto* guest = reinterpret_cast<uint8_t*>(&st);
+  const auto* native = reinterpret_cast<const uint8_t*>(frame);
+  if (plan)
+    for (const ArgMove& m : plan->moves) std::memcpy(guest + m.from, native + m.to, 8);
+  uint64_t rsp = ((st.gpr[RSP] - 128) & ~uint64_t{15}) - 8;
   std::memcpy(reinterpret_cast<void*>(rsp), &kCallbackReturn, 8);  // guest addresses are host addresses
-  st->gpr[RSP] = rsp;
-  st->rip = slot.guest_fn;
-  sys::process().config.run_guest_call(*st, kCallbackReturn);
-  frame.x0 = frame.x[0] = st->gpr[RAX];
-  std::memcpy(&frame.d[0], &st->xmm[0], 8);
-  *st = saved;
+  st.gpr[RSP] = rsp;
+  st.rip = fn;
+  sys::process().config.run_guest_call(st, kCallbackReturn);
+  const uint64_t result = st.gpr[RAX];
+  if (frame) {
+    frame->x0 = frame->x[0] = result;
+    std::memcpy(&frame->d[0], &st.xmm[0], 8);
+  }
+  st = saved;
+  return result;
+}
+
+namespace {
+
+struct PendingCallback {
+  const Callbacks::Slot* slot;
+  NativeCall* frame;
+};
+
+void run_pending(GuestState& st, void* data) {
+  const auto* pending = static_cast<const PendingCallback*>(data);
+  call_guest(st, pending->slot->guest_fn, &pending->slot->plan, pending->frame);
+}
+
+}  // namespace
+
+void run_callback(const Callbacks::Slot& slot, NativeCall& frame) {
+  if (GuestState* st = t_calling) {
+    call_guest(*st, slot.guest_fn, &slot.plan, &frame);
+    return;
+  }
+  PendingCallback pending{&slot, &frame};
+  slot.owner->threads().run_on_callback_thread({&run_pending, &pending, slot.via});
 }
 
 extern "C" void phybin_callback_dispatch(const Callbacks::Slot* slot, NativeCall* frame) { run_callback(*slot, *frame); }

@@ -5,9 +5,9 @@
 // its AAPCS64 arguments to SysV places and runs the guest function on the
 // calling thread's guest state, then gives its result back.
 //
-// Only on a thread that is inside a forwarded call (the library calls back
-// before it returns); a call on a thread the library created stops with
-// PHYBIN_ERR_FORWARD naming the function (not forwarded yet).
+// On a thread that is inside a forwarded call (the library calls back
+// before it returns), on that thread's guest state; on a thread the
+// library created, on a guest thread of its own (callback_threads.h).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "common/guest_state.h"
+#include "forward/callback_threads.h"
 #include "forward/marshal.h"
 
 namespace phybin::forward {
@@ -50,7 +51,10 @@ class Callbacks {
     uint64_t guest_fn;
     CallPlan plan;
     const char* via;
+    Callbacks* owner;
   };
+
+  CallbackThreads& threads() { return threads_; }
 
  private:
   std::mutex mutex_;
@@ -59,7 +63,14 @@ class Callbacks {
   std::vector<std::pair<uint32_t*, size_t>> pages_;  // executable stub pages, bytes
   uint32_t* next_ = nullptr;  // the next free stub in the last page
   size_t left_ = 0;           // stubs left there
+  CallbackThreads threads_;
 };
+
+// Runs guest function `fn` on `st`, nested (the runtime's dispatcher until
+// it returns), then puts `st` back as it was.  With a plan, its arguments
+// come from `frame` (AAPCS64 places to SysV ones) and its result goes
+// there; the result is also returned (RAX).
+uint64_t call_guest(GuestState& st, uint64_t fn, const CallPlan* plan, NativeCall* frame);
 
 // What a stub's entry does (native_call.cpp's assembly calls it): runs the
 // guest function of `slot` with the arguments in `frame` (x0-x7, d0-d7 as

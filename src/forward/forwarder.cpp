@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "common/log.h"
+#include "forward/guest_calls.h"
 #include "forward/marshal.h"
 #include "forward/native_call.h"
 #include "linux/signal_delivery.h"
@@ -39,8 +40,11 @@ struct LibraryEntry {
 #include "forward_libraries.inc"
 
 constexpr uint32_t kFunctionsPerLibrary = 4096;
-// The numbers of handed-out functions' entries: past every library's.
+// The numbers of phybin's own code in the guest sides (guest_calls.h),
+// then of handed-out functions' entries: past every library's.
+constexpr uint32_t kGuestCallsFirst = 14 * kFunctionsPerLibrary;
 constexpr uint32_t kHandedOutFirst = 15 * kFunctionsPerLibrary;
+static_assert(PHYBIN_GUEST_CALL_REGISTER == sys::ForwardedCalls::kFirst + kGuestCallsFirst);
 constexpr size_t kEntriesPage = 4096;
 constexpr uint32_t kMaxHandedOut = kEntriesPage / x86::kForwardEntryBytes;
 
@@ -222,10 +226,28 @@ void Forwarder::call_handed_out(GuestState& st, uint32_t entry) {
   deliver_result(h->plan, call, st);
 }
 
+void Forwarder::guest_side_call(GuestState& st, uint32_t number) {
+  switch (number) {
+    case PHYBIN_GUEST_CALL_REGISTER:
+      callbacks_.threads().set_starter(st.gpr[RDI]);
+      st.gpr[RAX] = 0;
+      return;
+    case PHYBIN_GUEST_CALL_SERVE:
+      st.gpr[RAX] = callbacks_.threads().serve(st, static_cast<int64_t>(st.gpr[RDI]));
+      return;
+    default:
+      st.gpr[RAX] = static_cast<uint64_t>(-ENOSYS);
+  }
+}
+
 // Every call after the first takes no lock and allocates nothing.
 void Forwarder::call(GuestState& st, uint32_t index) {
   if (index >= kHandedOutFirst) {
     call_handed_out(st, index - kHandedOutFirst);
+    return;
+  }
+  if (index >= kGuestCallsFirst) {
+    guest_side_call(st, kFirst + index);
     return;
   }
   const uint32_t lib_index = index / kFunctionsPerLibrary, fn_index = index % kFunctionsPerLibrary;
@@ -249,6 +271,7 @@ void Forwarder::call(GuestState& st, uint32_t index) {
     auto* place = reinterpret_cast<uint8_t*>(&call) + fn.plan.moves[cb.arg].to;
     std::memcpy(&guest_fn, place, 8);
     if (!guest_fn) continue;
+    if (cb.thread == CallbackThread::Any) callbacks_.threads().ensure_started(st, fn.name);
     const uint64_t host_fn = callbacks_.host_function(guest_fn, cb.signature, fn.name);
     std::memcpy(place, &host_fn, 8);
   }

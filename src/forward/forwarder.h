@@ -65,6 +65,7 @@ class Forwarder final : public sys::ForwardedCalls {
   uint64_t hand_out(const Library& lib, const Function& fn, const NativeCall& call, uint64_t native);
   void run_native(const char* name, NativeCall& call, GuestState& st);
   void call_handed_out(GuestState& st, uint32_t entry);
+  void guest_side_call(GuestState& st, uint32_t number);
 
   // Entries the guest calls for functions a library handed out: a guest
   // page of x86-64 entries (x86/forward_entry.h) numbered from
