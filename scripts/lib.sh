@@ -35,3 +35,8 @@ require_supported_arch() {
     *) die "unsupported machine '$PHYBIN_HOST_ARCH' (phybin builds on x86_64 and aarch64)" ;;
   esac
 }
+
+# as_root CMD...: runs CMD as root (sudo when this is not root).
+as_root() {
+  if [[ $EUID -eq 0 ]]; then "$@"; else sudo --preserve-env -- "$@"; fi
+}

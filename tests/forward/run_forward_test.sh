@@ -3,11 +3,14 @@
 # Runs PROGRAM.x86_64 through phybin in the ARM64 world and PROGRAM.aarch64
 # natively there; passes when both print the same and end the same, and
 # phybin's log says SONAME was forwarded (no x86-64 copy of it translated).
+# An OpenCL program also runs natively on this x86-64 machine, in the
+# amd64 root with its x86-64 PoCL, and must print the same there.
 # --off: with PHYBIN_FORWARD=none the guest must see what it would see
 # without the library (the world has no x86-64 copy): the loader's error.
 # --off-translated: the same with PHYBIN_ROOTFS on the amd64 root, which
 # has the x86-64 ICD loader: it is translated like any other library and,
-# with no x86-64 OpenCL driver there, finds no platform (-1001).
+# pointed at an empty vendor directory (the root's x86-64 PoCL would be
+# translated too, LLVM and all), finds no platform (-1001).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -23,8 +26,10 @@ fixed_env=(PATH=/usr/bin:/bin LANG=C HOME="$work" XDG_CACHE_HOME="$work/cache")
 if ((translated)); then
   # shellcheck source=../../scripts/lib.sh
   source "$repo/scripts/lib.sh"
+  mkdir no-vendors
   env -i "${fixed_env[@]}" PHYBIN_FORWARD=none PHYBIN_ROOTFS="$PHYBIN_AMD64_ROOT" PHYBIN_LOG_LEVEL=2 \
-    PHYBIN_CACHE_DIR=off "$repo/scripts/phybin-world" "$program.x86_64" >off.out 2>off.err
+    OCL_ICD_VENDORS="$work/no-vendors" PHYBIN_CACHE_DIR=off "$repo/scripts/phybin-world" "$program.x86_64" \
+    >off.out 2>off.err
   status=$?
   if [[ $status -ne 1 ]] || ! grep -qx "clGetPlatformIDs failed: -1001" off.out || grep -q "forwarding" off.err; then
     echo "FAIL: with PHYBIN_FORWARD=none and the amd64 root: status $status (want 1), stdout:"
@@ -59,6 +64,27 @@ if [[ $native -ne $status ]]; then
   echo "FAIL: exit status native $native, phybin $status"
   fail=1
 fi
+if [[ $soname == libOpenCL.so.1 ]]; then
+  # shellcheck source=../../scripts/lib.sh
+  source "$repo/scripts/lib.sh"
+  cp "$program.x86_64" ./program.x86_64
+  # shellcheck disable=SC2016
+  as_root unshare --mount --propagation private -- bash -c '
+    root=$1
+    shift
+    for dir in /proc /sys /dev /tmp; do
+      mkdir -p "$root$dir" && mount --rbind "$dir" "$root$dir" || exit 125
+    done
+    exec unshare --root="$root" --wd="$PWD" -- "$@"
+  ' amd64-native "$PHYBIN_AMD64_ROOT" env -i "${fixed_env[@]}" "$work/program.x86_64" >x86.out 2>x86.err
+  x86=$?
+  if [[ $x86 -ne $status ]] || ! cmp -s x86.out phybin.out; then
+    echo "FAIL: natively on x86-64 with x86-64 PoCL: exit status $x86 (phybin $status), output:"
+    diff x86.out phybin.out | head -20
+    tail -5 x86.err
+    fail=1
+  fi
+fi
 if ! cmp -s native.out phybin.out; then
   echo "FAIL: outputs differ"
   diff native.out phybin.out | head -20
@@ -73,5 +99,7 @@ if ((fail)); then
   tail -20 phybin.err
   exit 1
 fi
-echo "PASS: $(basename "$program"): same output natively and through phybin, $soname forwarded"
+x86_note=
+[[ -e x86.out ]] && x86_note=" (and natively on x86-64 with x86-64 PoCL)"
+echo "PASS: $(basename "$program"): same output natively$x86_note and through phybin, $soname forwarded"
 cat phybin.out

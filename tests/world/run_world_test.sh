@@ -34,10 +34,6 @@ command=${line#* | }
 root=$PHYBIN_AMD64_ROOT
 [[ -x $root/bin/sh ]] || die "no amd64 root at $root; run scripts/bootstrap"
 
-as_root() {
-  if [[ $EUID -eq 0 ]]; then "$@"; else sudo --preserve-env -- "$@"; fi
-}
-
 scratch=$(mktemp -d /tmp/phybin-world.XXXXXX) || die "mktemp failed"
 cleanup() {
   [[ ${PHYBIN_WORLD_KEEP:-0} == 1 ]] && { echo "kept $scratch"; return; }
