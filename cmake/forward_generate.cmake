@@ -2,8 +2,9 @@
 # From one library description (tools/fwdgen's output) writes:
 #   DIR/NAME.inc  the host side's tables (src/forward/forwarder.cpp): its
 #                 functions, and those it hands out by name (ext lines)
-#   DIR/NAME.S    the guest side: one x86-64 entry per export, a private
-#                 system call (number 0x70680000 + 4096 * INDEX + function)
+#   DIR/NAME.S    the guest side: one x86-64 entry per exported function, a
+#                 private system call (number 0x70680000 + 4096 * INDEX +
+#                 function), and a zero-filled object per exported object
 #   DIR/NAME.map  its version script: every export at its exact version
 cmake_minimum_required(VERSION 3.20)
 get_filename_component(name ${FWD} NAME_WE)
@@ -34,6 +35,13 @@ foreach(line IN LISTS lines)
       list(GET parts 1 parent)
       set(parent_${node} ${parent})
     endif()
+  elseif(key STREQUAL "data")
+    string(REPLACE " " ";" parts "${rest}")
+    list(GET parts 0 obj)
+    list(GET parts 1 node)
+    list(GET parts 2 size)
+    list(APPEND syms_${node} ${obj})
+    string(APPEND data_asm "\t.globl ${obj}\n\t.type ${obj}, @object\n\t.p2align 3\n${obj}:\n\t.zero ${size}\n\t.size ${obj}, ${size}\n")
   elseif(key STREQUAL "handout")
     string(REPLACE " " ";" parts "${rest}")
     list(GET parts 0 fn)
@@ -67,6 +75,9 @@ foreach(fn IN LISTS fns)
 endforeach()
 if(NOT soname OR NOT package OR index EQUAL 0)
   message(FATAL_ERROR "${FWD}: no soname, package or function")
+endif()
+if(data_asm)
+  string(APPEND asm "\t.data\n${data_asm}")
 endif()
 string(APPEND asm "\t.section .note.GNU-stack,\"\",@progbits\n")
 foreach(node IN LISTS nodes)

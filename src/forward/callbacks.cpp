@@ -47,6 +47,9 @@ uint64_t Callbacks::host_function(uint64_t guest_fn, const std::string& signatur
   if (plan && (plan->guest_stack_words || plan->native_stack_words)) {
     plan.reset();
     why = "a callback with arguments on the stack";
+  } else if (plan && (plan->result == ArgClass::Rec || plan->result == ArgClass::Mem)) {
+    plan.reset();
+    why = "a callback that returns a record";
   }
   if (!plan) fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(via) + ": " + why + " (not forwarded yet)");
   if (left_ == 0) {

@@ -1,5 +1,6 @@
 #include "forward/marshal.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 
@@ -26,27 +27,67 @@ inline uint64_t widen(ArgClass c, uint64_t v) {
   }
 }
 
+// Where arguments go, register by register, as each ABI assigns them.
+struct Places {
+  unsigned guest_ints = 0, guest_floats = 0, native_ints = 0, native_floats = 0;
+};
+
+void add_move(CallPlan& plan, size_t from, size_t to, ArgClass c) {
+  plan.moves.push_back(ArgMove{static_cast<uint16_t>(from), static_cast<uint16_t>(to), c});
+}
+
+// A record of `words` integer words: in registers where both have enough
+// left for all of it, else (each ABI on its own) on the stack.
+void plan_record(CallPlan& plan, Places& p, unsigned words) {
+  const bool guest_regs = p.guest_ints + words <= 6, native_regs = p.native_ints + words <= 8;
+  if (!native_regs) p.native_ints = 8;  // AAPCS64: no later argument takes a register either
+  for (unsigned w = 0; w < words; ++w) {
+    const size_t from = guest_regs ? offsetof(GuestState, gpr) + 8 * kIntArgRegs[p.guest_ints++]
+                                   : ArgMove::kFromStack + plan.guest_stack_words++;
+    const size_t to = native_regs ? offsetof(NativeCall, x) + 8 * p.native_ints++
+                                  : offsetof(NativeCall, stack) + 8 * plan.native_stack_words++;
+    add_move(plan, from, to, ArgClass::U64);
+  }
+}
+
+// A scalar, or the address of a Mem record's copy on the guest stack
+// (SysV's caller made it: the callee may write it, as AAPCS64 allows).
+void plan_scalar(CallPlan& plan, Places& p, ArgClass c, uint16_t bytes) {
+  const bool fp = is_float(c);
+  size_t from;
+  if (c == ArgClass::Mem) {
+    from = plan.guest_stack_words;
+    plan.guest_stack_words += (bytes + 7u) / 8;
+    c = ArgClass::StackAddress;
+  } else if (fp ? p.guest_floats < 8 : p.guest_ints < 6) {
+    from = fp ? offsetof(GuestState, xmm) + sizeof(GuestState::xmm[0]) * p.guest_floats++
+              : offsetof(GuestState, gpr) + 8 * kIntArgRegs[p.guest_ints++];
+  } else {
+    from = ArgMove::kFromStack + plan.guest_stack_words++;
+  }
+  const size_t to = (fp ? p.native_floats < 8 : p.native_ints < 8)
+                        ? (fp ? offsetof(NativeCall, d) + 8 * p.native_floats++ : offsetof(NativeCall, x) + 8 * p.native_ints++)
+                        : offsetof(NativeCall, stack) + 8 * plan.native_stack_words++;
+  add_move(plan, from, to, c);
+}
+
 }  // namespace
 
 std::optional<CallPlan> plan_call(const Signature& sig, std::string& why) {
   CallPlan plan;
   plan.result = sig.result;
-  unsigned guest_ints = 0, guest_floats = 0, native_ints = 0, native_floats = 0;
-  for (ArgClass c : sig.args) {
-    const bool fp = is_float(c);
-    size_t from, to;
-    if (fp ? guest_floats < 8 : guest_ints < 6)
-      from = fp ? offsetof(GuestState, xmm) + sizeof(GuestState::xmm[0]) * guest_floats++
-                : offsetof(GuestState, gpr) + 8 * kIntArgRegs[guest_ints++];
-    else
-      from = ArgMove::kFromStack + plan.guest_stack_words++;
-    if (fp ? native_floats < 8 : native_ints < 8)
-      to = fp ? offsetof(NativeCall, d) + 8 * native_floats++ : offsetof(NativeCall, x) + 8 * native_ints++;
-    else
-      to = offsetof(NativeCall, stack) + 8 * plan.native_stack_words++;
-    plan.moves.push_back(ArgMove{static_cast<uint16_t>(from), static_cast<uint16_t>(to), c});
+  plan.result_bytes = sig.result_bytes;
+  Places places;
+  if (sig.result == ArgClass::Mem) places.guest_ints = 1;  // RDI: the hidden result pointer (x8 natively)
+  for (size_t i = 0; i < sig.args.size(); ++i) {
+    const uint16_t bytes = i < sig.bytes.size() ? sig.bytes[i] : 0;
+    if (sig.args[i] == ArgClass::Rec) plan_record(plan, places, (bytes + 7u) / 8);
+    else plan_scalar(plan, places, sig.args[i], bytes);
   }
-  if (plan.guest_stack_words > kMaxStackWords || plan.native_stack_words > kMaxStackWords) {
+  for (const ArgMove& m : plan.moves)
+    if (m.cls != ArgClass::StackAddress && m.from >= ArgMove::kFromStack)
+      plan.guest_words_read = std::max(plan.guest_words_read, m.from - ArgMove::kFromStack + 1u);
+  if (plan.guest_stack_words > kMaxGuestStackWords || plan.native_stack_words > kMaxStackWords) {
     why = std::to_string(sig.args.size()) + " arguments are more than phybin passes";
     return std::nullopt;
   }
@@ -54,17 +95,19 @@ std::optional<CallPlan> plan_call(const Signature& sig, std::string& why) {
 }
 
 bool gather_args(const CallPlan& plan, const GuestState& st, ReadGuest read, NativeCall& call, std::string& why) {
-  uint64_t stack[kMaxStackWords];
-  if (plan.guest_stack_words && !read(stack, st.gpr[RSP] + 8, plan.guest_stack_words * 8)) {  // past the return address
+  uint64_t stack[kMaxGuestStackWords];
+  if (plan.guest_words_read && !read(stack, st.gpr[RSP] + 8, plan.guest_words_read * 8)) {  // past the return address
     why = "its stack arguments lie in unreadable memory";
     return false;
   }
   call.stack_words = plan.native_stack_words;
+  if (plan.result == ArgClass::Mem) call.x8 = st.gpr[RDI];
   const auto* guest = reinterpret_cast<const uint8_t*>(&st);
   auto* native = reinterpret_cast<uint8_t*>(&call);
   for (const ArgMove& m : plan.moves) {
     uint64_t v;
-    if (m.from < ArgMove::kFromStack) std::memcpy(&v, guest + m.from, sizeof v);
+    if (m.cls == ArgClass::StackAddress) v = st.gpr[RSP] + 8 + 8 * m.from;  // past the return address
+    else if (m.from < ArgMove::kFromStack) std::memcpy(&v, guest + m.from, sizeof v);
     else v = stack[m.from - ArgMove::kFromStack];
     v = widen(m.cls, v);
     std::memcpy(native + m.to, &v, sizeof v);
@@ -79,7 +122,15 @@ void deliver_result(const CallPlan& plan, const NativeCall& call, GuestState& st
     std::memcpy(&st.xmm[0], &v, sizeof v);
     return;
   }
-  if (plan.result != ArgClass::Void) st.gpr[RAX] = widen(plan.result, call.x0);
+  switch (plan.result) {
+    case ArgClass::Void: return;
+    case ArgClass::Mem: st.gpr[RAX] = call.x8; return;  // SysV returns the hidden pointer
+    case ArgClass::Rec:
+      st.gpr[RAX] = call.x0;
+      if (plan.result_bytes > 8) st.gpr[RDX] = call.x1;
+      return;
+    default: st.gpr[RAX] = widen(plan.result, call.x0);
+  }
 }
 
 }  // namespace phybin::forward

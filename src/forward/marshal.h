@@ -17,7 +17,10 @@
 
 namespace phybin::forward {
 
+// Stack words a native call passes; a guest call may have more (a Mem
+// record is copied there, hsa_ext_program_finalize's is 144 bytes).
 inline constexpr unsigned kMaxStackWords = 16;
+inline constexpr unsigned kMaxGuestStackWords = 64;
 
 // A native call as native_call() makes it: x0-x7, d0-d7 (a float in the
 // low 32 bits), the stack words above them, the function, and the results.
@@ -28,11 +31,15 @@ struct NativeCall {
   uint64_t stack_words = 0;        // 128
   const void* fn = nullptr;        // 136
   uint64_t x0 = 0, d0 = 0;         // 144, 152: the results
-  uint64_t stack[kMaxStackWords];  // 160
+  uint64_t x1 = 0;                 // 160: a record's second result word
+  uint64_t x8 = 0;                 // 168: where a large record result goes
+  uint64_t stack[kMaxStackWords];  // 176
 };
 
-// Where one argument comes from and where it goes, as byte offsets: a
-// call then copies without looking at any class but for widening.
+// Where one argument word comes from and where it goes, as byte offsets:
+// a call then copies without looking at any class but for widening.  A
+// record in registers is a move per word; a Mem record is one move of
+// class StackAddress: the address of its copy on the guest stack.
 struct ArgMove {
   static constexpr uint16_t kFromStack = 0x8000;  // + k: guest stack word k
   uint16_t from;  // in GuestState (an argument register, XMM0-7), or kFromStack + k
@@ -43,11 +50,13 @@ struct ArgMove {
 struct CallPlan {
   std::vector<ArgMove> moves;
   uint32_t guest_stack_words = 0, native_stack_words = 0;
+  uint32_t guest_words_read = 0;  // the guest stack words moves read (not Mem copies)
   ArgClass result = ArgClass::Void;
+  uint16_t result_bytes = 0;  // a Rec or Mem result's size
 };
 
 // nullopt (and `why`) for a signature whose arguments need more stack
-// than kMaxStackWords.
+// than kMaxStackWords natively or kMaxGuestStackWords in the guest.
 std::optional<CallPlan> plan_call(const Signature& sig, std::string& why);
 
 // Reads `n` bytes of guest memory at `address` into `out`; false when that

@@ -9,10 +9,11 @@ namespace phybin::forward {
 
 namespace {
 
-static_assert(sizeof(NativeCall) <= 288, "phybin_callback_entry's frame");
+static_assert(sizeof(NativeCall) <= 304, "phybin_callback_entry's frame");
 static_assert(offsetof(NativeCall, d) == 64 && offsetof(NativeCall, stack_words) == 128 &&
               offsetof(NativeCall, fn) == 136 && offsetof(NativeCall, x0) == 144 &&
-              offsetof(NativeCall, d0) == 152 && offsetof(NativeCall, stack) == 160);
+              offsetof(NativeCall, d0) == 152 && offsetof(NativeCall, x1) == 160 &&
+              offsetof(NativeCall, x8) == 168 && offsetof(NativeCall, stack) == 176);
 
 extern "C" void phybin_native_call(NativeCall* call);
 
@@ -32,7 +33,7 @@ phybin_native_call:
   add x10, x9, #1
   and x10, x10, #-2
   sub sp, sp, x10, lsl #3
-  add x11, x19, #160
+  add x11, x19, #176
   mov x12, #0
 1:
   cmp x12, x9
@@ -51,9 +52,11 @@ phybin_native_call:
   ldp x2, x3, [x19, #16]
   ldp x4, x5, [x19, #32]
   ldp x6, x7, [x19, #48]
+  ldr x8, [x19, #168]
   blr x16
   str x0, [x19, #144]
   str d0, [x19, #152]
+  str x1, [x19, #160]
   mov sp, x20
   ldp x19, x20, [sp, #16]
   ldp x29, x30, [sp], #32
@@ -67,9 +70,9 @@ phybin_native_call:
   .p2align 2
   .type phybin_callback_entry, %function
 phybin_callback_entry:
-  sub sp, sp, #304
-  stp x29, x30, [sp, #288]
-  add x29, sp, #288
+  sub sp, sp, #320
+  stp x29, x30, [sp, #304]
+  add x29, sp, #304
   stp x0, x1, [sp, #0]
   stp x2, x3, [sp, #16]
   stp x4, x5, [sp, #32]
@@ -83,8 +86,8 @@ phybin_callback_entry:
   bl phybin_callback_dispatch
   ldr x0, [sp, #0]
   ldr d0, [sp, #64]
-  ldp x29, x30, [sp, #288]
-  add sp, sp, #304
+  ldp x29, x30, [sp, #304]
+  add sp, sp, #320
   ret
   .size phybin_callback_entry, .-phybin_callback_entry
 )");

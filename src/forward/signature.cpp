@@ -14,9 +14,18 @@ constexpr std::array<std::pair<std::string_view, ArgClass>, 13> kNames = {{
     {"f64", ArgClass::F64},
 }};
 
-std::optional<ArgClass> class_named(std::string_view word) {
+// A class and, for a record, its size: "rec12", "mem24".
+std::optional<std::pair<ArgClass, uint16_t>> class_named(std::string_view word) {
   for (const auto& [name, c] : kNames)
-    if (name == word) return c;
+    if (name == word) return std::pair{c, uint16_t{0}};
+  for (const auto& [prefix, c] : {std::pair{std::string_view("rec"), ArgClass::Rec}, {"mem", ArgClass::Mem}}) {
+    if (word.size() <= 3 || word.size() > 7 || word.substr(0, 3) != prefix) continue;
+    const std::string digits(word.substr(3));
+    if (digits.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    const auto bytes = static_cast<uint16_t>(std::stoul(digits));
+    if (c == ArgClass::Rec ? bytes == 0 || bytes > 16 : bytes <= 16) return std::nullopt;
+    return std::pair{c, bytes};
+  }
   return std::nullopt;
 }
 
@@ -63,9 +72,10 @@ bool is_float(ArgClass c) { return c == ArgClass::F32 || c == ArgClass::F64; }
 std::optional<Signature> parse_signature(std::string_view text) {
   Signature sig;
   size_t at = 0;
-  const std::optional<ArgClass> result = class_named(next_word(text, at));
-  if (!result || *result == ArgClass::FnPtr || next_word(text, at) != ":") return std::nullopt;
-  sig.result = *result;
+  const auto result = class_named(next_word(text, at));
+  if (!result || result->first == ArgClass::FnPtr || next_word(text, at) != ":") return std::nullopt;
+  sig.result = result->first;
+  sig.result_bytes = result->second;
   bool threads = false;  // past the arguments, at the @INDEX=any marks
   for (std::string_view word = next_word(text, at); !word.empty(); word = next_word(text, at)) {
     if (word[0] == '@') {
@@ -77,11 +87,13 @@ std::optional<Signature> parse_signature(std::string_view text) {
     if (std::optional<std::string> cb = callback_signature(word)) {
       sig.callbacks.push_back(Callback{static_cast<uint8_t>(sig.args.size()), CallbackThread::Caller, *cb});
       sig.args.push_back(ArgClass::FnPtr);
+      sig.bytes.push_back(0);
       continue;
     }
-    const std::optional<ArgClass> c = class_named(word);
-    if (!c || *c == ArgClass::Void || *c == ArgClass::FnPtr) return std::nullopt;
-    sig.args.push_back(*c);
+    const auto c = class_named(word);
+    if (!c || c->first == ArgClass::Void || c->first == ArgClass::FnPtr) return std::nullopt;
+    sig.args.push_back(c->first);
+    sig.bytes.push_back(c->second);
   }
   return sig;
 }

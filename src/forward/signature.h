@@ -12,7 +12,13 @@
 
 namespace phybin::forward {
 
-enum class ArgClass : uint8_t { Void, I8, U8, I16, U16, I32, U32, I64, U64, Ptr, FnPtr, F32, F64 };
+// Rec: a record of at most 16 bytes whose eightbytes are all integers
+// (hsa_agent_t, dim3): one or two integer registers on both ABIs.  Mem: a
+// record of more than 16 bytes: SysV copies it onto the stack, AAPCS64
+// passes the address of a copy; as a result, both return it through a
+// hidden pointer (RDI / x8).  Their sizes are the signature's `bytes`.
+// StackAddress is a plan's only (marshal.h): a Mem argument's address.
+enum class ArgClass : uint8_t { Void, I8, U8, I16, U16, I32, U32, I64, U64, Ptr, FnPtr, F32, F64, Rec, Mem, StackAddress };
 
 // Which thread a native library calls a guest function pointer on.
 enum class CallbackThread : uint8_t { Caller, Any };
@@ -31,11 +37,16 @@ struct Signature {
   ArgClass result = ArgClass::Void;
   std::vector<ArgClass> args;  // a callback's is FnPtr
   std::vector<Callback> callbacks;
+  // The sizes of Rec and Mem records (else 0): one per argument, and the
+  // result's.
+  std::vector<uint16_t> bytes;
+  uint16_t result_bytes = 0;
 };
 
 // "RESULT : ARG ARG... [@INDEX=caller|any]...", as fwdgen writes it: a
 // callback argument is fn<RESULT,ARG,...>, on the caller's thread unless
-// an @INDEX says any; nullopt for anything else.
+// an @INDEX says any; records are recN (N <= 16) and memN (N > 16);
+// nullopt for anything else.
 std::optional<Signature> parse_signature(std::string_view text);
 
 bool is_float(ArgClass c);

@@ -173,5 +173,95 @@ TEST(ForwardMarshal, ResultsGoToRaxOrXmm0) {
   EXPECT_EQ(st.gpr[RAX], 77u);
 }
 
+// Records by value, worked out by hand from the two ABIs: at most 16
+// bytes of integers take one or two integer registers on both (when all of
+// it fits; SysV then goes on with the registers left, AAPCS64 does not);
+// a larger one is copied onto the SysV stack, and AAPCS64 gets its address.
+TEST(ForwardSignature, RecordsCarryTheirSizes) {
+  const std::optional<Signature> s = parse_signature("rec16 : rec8 rec12 mem24 u32");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->result, ArgClass::Rec);
+  EXPECT_EQ(s->result_bytes, 16u);
+  ASSERT_EQ(s->args.size(), 4u);
+  EXPECT_EQ(s->args[1], ArgClass::Rec);
+  EXPECT_EQ(s->args[2], ArgClass::Mem);
+  EXPECT_EQ(s->bytes, (std::vector<uint16_t>{8, 12, 24, 0}));
+  for (const char* bad : {"void : rec0", "void : rec17", "void : mem16", "void : rec", "void : recx", "void : mem1x"})
+    EXPECT_FALSE(parse_signature(bad)) << bad;
+}
+
+TEST(ForwardMarshal, SmallRecordsTakeIntegerRegisters) {
+  g_stack = {0xaaaa, 0x2000};
+  const GuestState st = state_with_args();
+  NativeCall a;
+  std::string why;
+  ASSERT_TRUE(gather("u32 : rec8 rec16 u32 rec12 ptr", st, a, why)) << why;
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(a.x[i], 0x1000u + i) << i;  // RDI | RSI RDX | R10 (u32) | R8 R9
+  EXPECT_EQ(a.x[6], 0x2000u);  // the pointer, from the stack
+  EXPECT_EQ(a.stack_words, 0u);
+}
+
+TEST(ForwardMarshal, ARecordThatDoesNotFitGoesOnTheStack) {
+  // SysV: five pointers, then a 16-byte record with one register left:
+  // the record goes on the stack, the next pointer takes R9.  AAPCS64 has
+  // room for all of them in x0-x7.
+  g_stack = {0xaaaa, 0x2000, 0x2001};
+  NativeCall a;
+  std::string why;
+  ASSERT_TRUE(gather("void : ptr ptr ptr ptr ptr rec16 ptr", state_with_args(), a, why)) << why;
+  EXPECT_EQ(a.x[5], 0x2000u);
+  EXPECT_EQ(a.x[6], 0x2001u);
+  EXPECT_EQ(a.x[7], 0x1005u);
+  EXPECT_EQ(a.stack_words, 0u);
+  // Seven pointers, then the record: AAPCS64 has one register left, so
+  // the record and every later argument go on its stack.
+  g_stack = {0xaaaa, 0x2006, 0x2000, 0x2001, 0x2007};
+  NativeCall b;
+  ASSERT_TRUE(gather("void : ptr ptr ptr ptr ptr ptr ptr rec16 ptr", state_with_args(), b, why)) << why;
+  EXPECT_EQ(b.x[6], 0x2006u);
+  EXPECT_EQ(b.x[7], 0u);  // unused
+  ASSERT_EQ(b.stack_words, 3u);
+  EXPECT_EQ(b.stack[0], 0x2000u);
+  EXPECT_EQ(b.stack[1], 0x2001u);
+  EXPECT_EQ(b.stack[2], 0x2007u);
+}
+
+TEST(ForwardMarshal, LargeRecordsPassByTheAddressOfTheGuestCopy) {
+  // hipMemset3D(hipPitchedPtr (32 bytes), int, hipExtent (24 bytes)).
+  g_stack = {0xaaaa, 1, 2, 3, 4, 5, 6, 7};
+  NativeCall a;
+  std::string why;
+  ASSERT_TRUE(gather("i32 : mem32 i32 mem24", state_with_args(), a, why)) << why;
+  EXPECT_EQ(a.x[0], g_stack_base + 8);       // past the return address
+  EXPECT_EQ(a.x[1], 0x1000u);                // the int, in EDI
+  EXPECT_EQ(a.x[2], g_stack_base + 8 + 32);  // after the first record
+  EXPECT_EQ(a.stack_words, 0u);
+}
+
+TEST(ForwardMarshal, RecordResults) {
+  // A 20-byte result: the guest's hidden pointer (RDI) becomes x8, the
+  // arguments move up by one register, and RAX returns the pointer.
+  g_stack = {0xaaaa};
+  NativeCall a;
+  std::string why;
+  ASSERT_TRUE(gather("mem20 : i32 i32", state_with_args(), a, why)) << why;
+  EXPECT_EQ(a.x8, 0x1000u);
+  EXPECT_EQ(a.x[0], 0x1001u);
+  EXPECT_EQ(a.x[1], 0x1002u);
+  GuestState st{};
+  deliver_result(plan_of("mem20 : i32 i32"), a, st);
+  EXPECT_EQ(st.gpr[RAX], 0x1000u);
+  // 16 bytes come back in x0:x1, to RAX:RDX; 8 bytes leave RDX alone.
+  NativeCall b;
+  b.x0 = 0x1111;
+  b.x1 = 0x2222;
+  deliver_result(plan_of("rec16 : ptr"), b, st);
+  EXPECT_EQ(st.gpr[RAX], 0x1111u);
+  EXPECT_EQ(st.gpr[RDX], 0x2222u);
+  st.gpr[RDX] = 5;
+  deliver_result(plan_of("rec8 : ptr"), b, st);
+  EXPECT_EQ(st.gpr[RDX], 5u);
+}
+
 }  // namespace
 }  // namespace phybin::forward

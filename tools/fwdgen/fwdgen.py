@@ -9,10 +9,11 @@ parses the headers with libclang (Debian's python3-clang-14) for x86-64
 and for AArch64, takes the exported functions and their symbol versions
 from the native AArch64 library, and writes one line per export: its
 version and how each argument travels (the classes of
-src/forward/signature.h).  Fails, naming the function, when an export has
-no description, when a header type has no class, or when a record that
-a signature reaches differs in size, alignment or a field offset between
-the two targets (the generated code does not convert records yet).
+src/forward/signature.h; records by value as recN or memN).  Fails,
+naming the function, when an export has no description, when a header
+type has no class, or when a record that a signature reaches differs in
+size, alignment or a field offset between the two targets (the generated
+code does not convert records).
 --check: exits 1 when FWD is not what would be generated (CI).
 
 Written with /usr/bin/python3: Debian's clang bindings live there.
@@ -71,15 +72,19 @@ def read_notes(path):
 
 
 def exports(library):
-    """(name, version) of every exported function, and the version nodes
-    with their parents, in the order the library defines them."""
+    """(name, version) of every exported function, (name, version, size)
+    of every exported data object, and the version nodes with their
+    parents, in the order the library defines them."""
     out = subprocess.run(['readelf', '--dyn-syms', '-W', library], capture_output=True, text=True, check=True)
-    funcs = []
+    funcs, objects = [], []
     for line in out.stdout.splitlines():
         f = line.split()
-        if len(f) >= 8 and f[3] == 'FUNC' and f[6] != 'UND':
+        if len(f) >= 8 and f[3] in ('FUNC', 'OBJECT') and f[6] not in ('UND', 'ABS'):
             name, _, version = f[7].partition('@@')
-            funcs.append((name, version or '-'))
+            if f[3] == 'FUNC':
+                funcs.append((name, version or '-'))
+            else:
+                objects.append((name, version or '-', int(f[2], 0)))
     verdef = subprocess.run(['readelf', '-V', '-W', library], capture_output=True, text=True, check=True).stdout
     nodes, current = [], None
     section = verdef.split('Version definition', 1)[-1].split('Version needs', 1)[0]
@@ -89,7 +94,7 @@ def exports(library):
             nodes.append(current)
         elif 'Parent 1:' in line and current:
             current[1] = line.split('Parent 1:')[1].strip()
-    return sorted(funcs), nodes
+    return sorted(funcs), sorted(objects), nodes
 
 
 def parse(notes, target):
@@ -144,8 +149,38 @@ class Unclassified(Exception):
     """A type with no class of src/forward/signature.h (yet)."""
 
 
+def only_integers(t):
+    """Whether every scalar a record holds (through fields, arrays, unions)
+    is an integer or a pointer: its words then travel in integer registers
+    on both ABIs."""
+    t = t.get_canonical()
+    if t.kind == ci.TypeKind.RECORD:
+        return all(only_integers(f.type) for f in t.get_fields())
+    if t.kind == ci.TypeKind.CONSTANTARRAY:
+        return only_integers(t.element_type)
+    if t.kind == ci.TypeKind.ENUM:
+        return True
+    return t.kind in INTEGER or t.kind == ci.TypeKind.POINTER
+
+
+def record_class(t, where):
+    """recN: at most 16 bytes of integers, in one or two registers; memN:
+    more than 16 bytes (SysV copies it onto the stack, AAPCS64 passes a
+    copy's address; as a result, a hidden pointer on both)."""
+    size, align = t.get_size(), t.get_align()
+    if size <= 0 or align > 8:
+        raise Unclassified(f'{where}: record {t.spelling} (size {size}, alignment {align}) by value')
+    if size > 16:
+        return f'mem{size}'
+    if not only_integers(t):
+        raise Unclassified(f'{where}: record {t.spelling} with floating-point fields by value')
+    return f'rec{size}'
+
+
 def arg_class(t, where):
     t = t.get_canonical()
+    if t.kind == ci.TypeKind.RECORD:
+        return record_class(t, where)
     if t.kind == ci.TypeKind.POINTER:
         pointee = t.get_pointee().get_canonical()
         if pointee.kind == ci.TypeKind.FUNCTIONPROTO:  # a callback: its own classes, as fn<RESULT,ARG...>
@@ -166,11 +201,11 @@ def arg_class(t, where):
         return 'f64'
     if t.kind == ci.TypeKind.VOID:
         return 'void'
-    raise Unclassified(f'{where}: type {t.spelling} has no class yet (records by value are not forwarded yet)')
+    raise Unclassified(f'{where}: type {t.spelling} has no class yet')
 
 
 def describe(notes, library):
-    funcs, nodes = exports(library)
+    funcs, objects, nodes = exports(library)
     units = {target: parse(notes, target) for target in TARGETS}
     decls = {target: declarations(units[target]) for target in TARGETS}
     lines = [
@@ -181,6 +216,9 @@ def describe(notes, library):
         f'package {notes["package"]}',
     ]
     lines += [f'version {name} {parent}'.rstrip() for name, parent in nodes]
+    # An exported data object (a debugger's interface, _amdgpu_r_debug):
+    # the guest side has its own, zero-filled, of the same size.
+    lines += [f'data {name} {version} {size}' for name, version, size in objects]
     records = {}
     for name, version in funcs:
         if name in notes['skip']:
