@@ -100,8 +100,11 @@ def exports(library):
 def parse(notes, target):
     """The headers as one translation unit for `target`."""
     source = ''.join(f'#include <{h}>\n' for h in notes['header'])
-    args = ['-target', target, '-std=c11'] + ['-D' + d for d in notes['define']]
-    tu = ci.Index.create().parse('fwdgen.c', args=args, unsaved_files=[('fwdgen.c', source)])
+    cxx = notes.get('language') == 'c++'
+    args = ['-target', target] + (['-x', 'c++', '-std=c++17'] if cxx else ['-std=c11'])
+    args += ['-D' + d for d in notes['define']]
+    name = 'fwdgen.cpp' if cxx else 'fwdgen.c'
+    tu = ci.Index.create().parse(name, args=args, unsaved_files=[(name, source)])
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
     if errors:
         die(f'{target}: ' + '; '.join(str(d) for d in errors[:3]))
@@ -109,7 +112,21 @@ def parse(notes, target):
 
 
 def declarations(tu):
-    return {c.spelling: c for c in tu.cursor.get_children() if c.kind == ci.CursorKind.FUNCTION_DECL}
+    """Functions by their symbol: a C++ function's is its mangled name (the
+    same for both targets: the Itanium ABI's), inside namespaces and
+    extern "C" blocks too; also by their plain name, since a library may
+    export as C what its header declares as C++ (HIP's profiler hooks)."""
+    found, plain = {}, {}
+
+    def walk(cursor):
+        for c in cursor.get_children():
+            if c.kind == ci.CursorKind.FUNCTION_DECL:
+                found.setdefault(c.mangled_name or c.spelling, c)
+                plain.setdefault(c.spelling, c)
+            elif c.kind in (ci.CursorKind.NAMESPACE, ci.CursorKind.LINKAGE_SPEC, ci.CursorKind.UNEXPOSED_DECL):
+                walk(c)
+    walk(tu.cursor)
+    return {**plain, **found}
 
 
 def handed_out_types(tu):
@@ -132,6 +149,12 @@ def layout(t):
     return (t.get_size(), t.get_align(), tuple(fields))
 
 
+def is_function_pointer(t):
+    t = t.get_canonical()
+    return t.kind == ci.TypeKind.POINTER and t.get_pointee().get_canonical().kind in (
+        ci.TypeKind.FUNCTIONPROTO, ci.TypeKind.FUNCTIONNOPROTO)
+
+
 def records_reached(t, seen):
     """Records a type reaches through pointers, arrays and fields."""
     t = t.get_canonical()
@@ -143,6 +166,25 @@ def records_reached(t, seen):
         seen[t.spelling] = t
         for f in t.get_fields():
             records_reached(f.type, seen)
+
+
+def function_fields(t, seen=None):
+    """The function-pointer fields of records a type reaches: a guest
+    function there would reach native code unconverted."""
+    seen = set() if seen is None else seen
+    t = t.get_canonical()
+    if t.kind == ci.TypeKind.POINTER and not is_function_pointer(t):
+        return function_fields(t.get_pointee(), seen)
+    if t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
+        return function_fields(t.element_type, seen)
+    if t.kind != ci.TypeKind.RECORD or t.spelling in seen:
+        return []
+    seen.add(t.spelling)
+    found = []
+    for f in t.get_fields():
+        found += [f'{t.get_declaration().spelling}.{f.spelling}'] if is_function_pointer(f.type) \
+            else function_fields(f.type, seen)
+    return found
 
 
 class Unclassified(Exception):
@@ -181,7 +223,7 @@ def arg_class(t, where):
     t = t.get_canonical()
     if t.kind == ci.TypeKind.RECORD:
         return record_class(t, where)
-    if t.kind == ci.TypeKind.POINTER:
+    if t.kind in (ci.TypeKind.POINTER, ci.TypeKind.LVALUEREFERENCE):
         pointee = t.get_pointee().get_canonical()
         if pointee.kind == ci.TypeKind.FUNCTIONPROTO:  # a callback: its own classes, as fn<RESULT,ARG...>
             inner = [arg_class(pointee.get_result(), where)] + [arg_class(a, where) for a in pointee.argument_types()]
@@ -238,6 +280,10 @@ def describe(notes, library):
                 except Unclassified as e:
                     die(str(e))
                 sigs.append(f'{ret} : ' + ' '.join(params))
+                fields = [f for a in d.get_arguments() for f in function_fields(a.type)]
+                if fields:
+                    die(f'{name}: a record it takes holds a function ({", ".join(fields)}): phybin does not '
+                        'convert those; skip it in the notes')
                 for a in list(d.get_arguments()):
                     records_reached(a.type, records.setdefault(target, {}))
                 records_reached(d.result_type, records.setdefault(target, {}))
