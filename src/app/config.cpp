@@ -105,6 +105,12 @@ Settings read_settings() {
   s.host_lse = read_switch("PHYBIN_HOST_LSE", s.host_lse);
   if (const char* v = std::getenv("PHYBIN_ROOTFS"); v && *v) s.rootfs = checked_rootfs(v, "PHYBIN_ROOTFS");
   if (const char* v = std::getenv("PHYBIN_FORWARD")) s.forward = v;
+  if (const char* v = std::getenv("PHYBIN_ROCM_PATH"); v && *v) {
+    if (*v != '/')
+      throw Error(ErrorCode::PHYBIN_ERR_USAGE, std::string("PHYBIN_ROCM_PATH='") + v +
+                                                   "' must be an absolute path (a ROCm installation, like /opt/rocm)");
+    s.rocm_path = v;
+  }
   if (const char* v = std::getenv("PHYBIN_WATCHDOG")) {
     char* end = nullptr;
     errno = 0;

@@ -22,6 +22,7 @@ struct Settings {
   std::string forward = "all";  // PHYBIN_FORWARD: all, none, or library names (opencl,...)
   unsigned watchdog_seconds = 0;  // PHYBIN_WATCHDOG: report forwarded calls blocked this long (0: off)
   bool watchdog_abort = false;    // PHYBIN_WATCHDOG_ACTION=abort: then stop with PHYBIN_ERR_WATCHDOG
+  std::string rocm_path;          // PHYBIN_ROCM_PATH: a ROCm installation (empty: the build's default)
   std::string log_file;
   // PHYBIN_ROOTFS (or --rootfs): a separate x86-64 root; empty: the machine's files.
   std::string rootfs;

@@ -44,7 +44,8 @@ void usage(FILE* out) {
                "settings (environment): PHYBIN_CACHE_SIZE (MiB, or 512K), PHYBIN_CACHE_DIR (saved\n"
                "translations; off), PHYBIN_LOG_LEVEL (0-3), PHYBIN_LOG_FILE, PHYBIN_STRICT_FLAGS, PHYBIN_EXACT_MXCSR,\n"
                "PHYBIN_ROOTFS (an x86-64 root looked up before the machine's files), PHYBIN_TSO,\n"
-               "PHYBIN_FORWARD (libraries run natively: all, none, or names such as opencl), PHYBIN_WATCHDOG\n"
+               "PHYBIN_FORWARD (libraries run natively: all, none, or names such as opencl), PHYBIN_ROCM_PATH\n"
+               "(a ROCm installation whose lib/ is searched first for HSA and HIP), PHYBIN_WATCHDOG\n"
                "(seconds a forwarded call may block before it is reported), PHYBIN_WATCHDOG_ACTION (report, abort).\n"
                "Error codes are listed in phybin's README.\n");
 }
@@ -248,8 +249,16 @@ sys::GuestRoot guest_root(const Settings& settings) {
   process.set_mxcsr = &runtime::set_guest_mxcsr;
   process.start_thread = &runtime::start_guest_thread;
   process.exit_thread = &runtime::exit_guest_thread;
-  static forward::Forwarder forwarder(guest_libs_dir(process.phybin_path), checked_forward(settings.forward),
-                                      settings.watchdog_seconds, settings.watchdog_abort);
+  forward::Forwarder::Options forwarding;
+  forwarding.guest_dir = guest_libs_dir(process.phybin_path);
+  forwarding.which = checked_forward(settings.forward);
+  if (!settings.rocm_path.empty()) {
+    forwarding.rocm_path = settings.rocm_path;
+    forwarding.rocm_path_set = true;
+  }
+  forwarding.watchdog_seconds = settings.watchdog_seconds;
+  forwarding.watchdog_abort = settings.watchdog_abort;
+  static forward::Forwarder forwarder(std::move(forwarding));
   process.forwarded = &forwarder;
   process.run_guest_call = &runtime::run_guest_call;
   sys::init_process(process);

@@ -1,6 +1,7 @@
 #include "forward/forwarder.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <optional>
+#include <string_view>
 
 #include "common/error.h"
 #include "common/log.h"
@@ -33,6 +35,8 @@ struct LibraryEntry {
   const FunctionEntry* functions;
   size_t count;
   const FunctionEntry* handed_out;  // ends with a null name
+  bool rocm_layout;
+  const char* environment;
 };
 
 // The build's tables (cmake/forward_generate.cmake), one per description,
@@ -62,13 +66,14 @@ bool names_library(const char* base, const char* soname) {
          base[so + 3 - soname] == '\0';
 }
 
-// The names of a PHYBIN_FORWARD list ("opencl,hip").
-std::vector<std::string> names_in(const std::string& which) {
+// The names of a PHYBIN_FORWARD list ("opencl,hip"), or of a
+// description's environment prefixes ("HSA_ ROCR_").
+std::vector<std::string> names_in(const std::string& which, char separator = ',') {
   std::vector<std::string> names;
   for (size_t at = 0; at <= which.size();) {
-    const size_t comma = std::min(which.find(',', at), which.size());
-    names.push_back(which.substr(at, comma - at));
-    at = comma + 1;
+    const size_t end = std::min(which.find(separator, at), which.size());
+    names.push_back(which.substr(at, end - at));
+    at = end + 1;
   }
   return names;
 }
@@ -97,20 +102,41 @@ std::optional<std::string> Forwarder::unknown_library(const std::string& which) 
   return std::nullopt;
 }
 
-Forwarder::Forwarder(std::string guest_dir, const std::string& which, unsigned watchdog_seconds, bool watchdog_abort)
-    : watchdog_(watchdog_seconds, watchdog_abort) {
+Forwarder::Forwarder(Options options)
+    : options_(std::move(options)), watchdog_(options_.watchdog_seconds, options_.watchdog_abort) {
   handed_out_.reserve(kMaxHandedOut);  // never moves: calls use entries without the lock
   for (const LibraryEntry& e : kLibraries) {
-    Library lib{e.name, e.soname, e.package, {}, e.handed_out};
-    lib.enabled = listed(which, e.name);
-    lib.guest_path = guest_dir + "/" + e.soname;
+    Library lib{e.name, e.soname, e.package, {}, e.handed_out, e.rocm_layout, e.environment};
+    lib.enabled = listed(options_.which, e.name);
+    lib.guest_path = options_.guest_dir + "/" + e.soname;
     for (size_t i = 0; i < e.count; ++i)
       lib.functions.push_back(Function{e.functions[i].name, e.functions[i].signature, e.functions[i].handout});
     libraries_.push_back(std::move(lib));
   }
 }
 
-// The native library, once: the host's loader path finds it.
+// The native library where a user's installation puts it: a ROCm one in
+// PHYBIN_ROCM_PATH's lib/ when that is set, else on the host's loader
+// path, else in the default ROCm installation's lib/.  `looked` says where
+// it was looked for.
+void* Forwarder::open_native(const Library& lib, std::string& looked) {
+  const std::string in_rocm = options_.rocm_path + "/lib/" + lib.soname;
+  if (lib.rocm_layout && options_.rocm_path_set) {
+    if (void* handle = dlopen(in_rocm.c_str(), RTLD_NOW | RTLD_LOCAL)) return handle;
+    logf(LogLevel::Warn, "phybin: PHYBIN_ROCM_PATH=%s: no usable %s there (%s); trying the loader path",
+         options_.rocm_path.c_str(), in_rocm.c_str(), dlerror());
+  }
+  looked = "the loader path";
+  if (void* handle = dlopen(lib.soname, RTLD_NOW | RTLD_LOCAL)) return handle;
+  looked += std::string(" (") + dlerror() + ")";
+  if (lib.rocm_layout && !options_.rocm_path_set) {
+    looked += " and " + in_rocm;
+    if (void* handle = dlopen(in_rocm.c_str(), RTLD_NOW | RTLD_LOCAL)) return handle;
+  }
+  return nullptr;
+}
+
+// The native library, once.
 bool Forwarder::load(Library& lib) {
   if (lib.state != Library::State::Untried) return lib.state == Library::State::Loaded;
   lib.state = Library::State::Missing;
@@ -119,16 +145,61 @@ bool Forwarder::load(Library& lib) {
          lib.guest_path.c_str());
     return false;
   }
-  lib.handle = dlopen(lib.soname, RTLD_NOW | RTLD_LOCAL);
+  std::string looked;
+  lib.handle = open_native(lib, looked);
   if (!lib.handle) {
-    logf(LogLevel::Warn, "phybin: %s is not forwarded: no native %s on this machine (Debian package %s): %s",
-         lib.soname, lib.soname, lib.package, dlerror());
+    logf(LogLevel::Warn, "phybin: %s is not forwarded: no native %s on this machine (Debian package %s; looked on %s)",
+         lib.soname, lib.soname, lib.package, looked.c_str());
     return false;
   }
   lib.state = Library::State::Loaded;
-  logf(LogLevel::Info, "phybin: forwarding %s to the native AArch64 library (%zu functions)", lib.soname,
-       lib.functions.size());
+  const link_map* map = nullptr;
+  dlinfo(lib.handle, RTLD_DI_LINKMAP, &map);
+  logf(LogLevel::Info, "phybin: forwarding %s to the native AArch64 library %s (%zu functions)", lib.soname,
+       map && map->l_name ? map->l_name : lib.soname, lib.functions.size());
   return true;
+}
+
+// The guest's values of the variables the forwarded libraries read (their
+// prefixes), set in phybin's own environment, which the native libraries'
+// getenv reads; those the guest removed are removed.  Before a function's
+// first call: the runtimes read their variables when they start.
+void Forwarder::pass_environment() {
+  if (!guest_environ_) return;
+  std::vector<std::string> prefixes;
+  for (const Library& lib : libraries_) {
+    if (!lib.enabled) continue;
+    const std::vector<std::string> words = names_in(std::string(lib.environment), ' ');
+    prefixes.insert(prefixes.end(), words.begin(), words.end());
+  }
+  const auto wanted = [&](std::string_view name) {
+    return std::any_of(prefixes.begin(), prefixes.end(),
+                       [&](const std::string& p) { return !p.empty() && name.substr(0, p.size()) == p; });
+  };
+  std::vector<std::string> guest_names;
+  uint64_t array = 0;
+  if (!sys::guest_read(&array, guest_environ_, 8)) return;
+  for (uint64_t entry = 0; array && sys::guest_read(&entry, array, 8) && entry; array += 8) {
+    const char* text = reinterpret_cast<const char*>(entry);  // guest addresses are host addresses
+    const char* eq = std::strchr(text, '=');
+    if (!eq || !wanted(std::string_view(text, static_cast<size_t>(eq - text)))) continue;
+    guest_names.emplace_back(text, static_cast<size_t>(eq - text));
+    const char* host = std::getenv(guest_names.back().c_str());
+    if (host && std::strcmp(host, eq + 1) == 0) continue;
+    setenv(guest_names.back().c_str(), eq + 1, 1);
+    logf(LogLevel::Info, "phybin: %s reaches the native libraries", text);
+  }
+  std::vector<std::string> removed;
+  for (char** v = environ; *v; ++v) {
+    const char* eq = std::strchr(*v, '=');
+    const std::string name(*v, eq ? static_cast<size_t>(eq - *v) : std::strlen(*v));
+    if (wanted(name) && std::find(guest_names.begin(), guest_names.end(), name) == guest_names.end())
+      removed.push_back(name);
+  }
+  for (const std::string& name : removed) {
+    unsetenv(name.c_str());
+    logf(LogLevel::Info, "phybin: %s is unset for the native libraries, as in the guest", name.c_str());
+  }
 }
 
 const char* Forwarder::library_for(const char* path) {
@@ -151,6 +222,7 @@ void Forwarder::prepare(Library& lib, Function& fn) {
   if (!load(lib))
     fatal(ErrorCode::PHYBIN_ERR_FORWARD,
           std::string(fn.name) + ": the native " + lib.soname + " is not loaded (Debian package " + lib.package + ")");
+  pass_environment();
   const std::optional<Signature> sig = parse_signature(fn.signature_text);
   std::string why = "phybin does not forward this function of " + std::string(lib.soname) + " yet";
   std::optional<CallPlan> plan = sig ? plan_call(*sig, why) : std::nullopt;
@@ -228,10 +300,13 @@ void Forwarder::call_handed_out(GuestState& st, uint32_t entry) {
 
 void Forwarder::guest_side_call(GuestState& st, uint32_t number) {
   switch (number) {
-    case PHYBIN_GUEST_CALL_REGISTER:
+    case PHYBIN_GUEST_CALL_REGISTER: {
       callbacks_.threads().set_starter(st.gpr[RDI]);
+      const std::lock_guard<std::mutex> guard(mutex_);
+      if (!guest_environ_) guest_environ_ = st.gpr[RSI];
       st.gpr[RAX] = 0;
       return;
+    }
     case PHYBIN_GUEST_CALL_SERVE:
       st.gpr[RAX] = callbacks_.threads().serve(st, static_cast<int64_t>(st.gpr[RDI]));
       return;

@@ -23,12 +23,17 @@ namespace phybin::forward {
 
 class Forwarder final : public sys::ForwardedCalls {
  public:
-  // `guest_dir`: where the guest sides are (libOpenCL.so.1 ...);
-  // `which`: PHYBIN_FORWARD (all, none, or a comma-separated list of
-  // library names: opencl ...); PHYBIN_WATCHDOG's seconds (0: off) and
-  // whether it aborts.
-  Forwarder(std::string guest_dir, const std::string& which, unsigned watchdog_seconds = 0,
-            bool watchdog_abort = false);
+  struct Options {
+    std::string guest_dir;      // where the guest sides are (libOpenCL.so.1 ...)
+    std::string which = "all";  // PHYBIN_FORWARD: all, none, or library names (opencl,hip)
+    // Where ROCm is installed (PHYBIN_ROCM_PATH; else the build's
+    // default, tried after the loader path).
+    std::string rocm_path = PHYBIN_DEFAULT_ROCM_PATH;
+    bool rocm_path_set = false;
+    unsigned watchdog_seconds = 0;  // PHYBIN_WATCHDOG (0: off)
+    bool watchdog_abort = false;    // PHYBIN_WATCHDOG_ACTION=abort
+  };
+  explicit Forwarder(Options options);
 
   const char* library_for(const char* path) override;
   void call(GuestState& st, uint32_t index) override;
@@ -54,6 +59,8 @@ class Forwarder final : public sys::ForwardedCalls {
     const char* package;
     std::vector<Function> functions;
     const void* handed_out;  // the build's table of the functions it hands out
+    bool rocm_layout;         // also in a ROCm installation's lib/
+    const char* environment;  // prefixes of the variables it reads ("HSA_ ROCR_")
     bool enabled = false;
     enum class State : uint8_t { Untried, Loaded, Missing } state = State::Untried;
     void* handle = nullptr;
@@ -61,6 +68,8 @@ class Forwarder final : public sys::ForwardedCalls {
   };
 
   bool load(Library& lib);
+  void* open_native(const Library& lib, std::string& looked);
+  void pass_environment();
   void prepare(Library& lib, Function& fn);
   uint64_t hand_out(const Library& lib, const Function& fn, const NativeCall& call, uint64_t native);
   void run_native(const char* name, NativeCall& call, GuestState& st);
@@ -80,6 +89,10 @@ class Forwarder final : public sys::ForwardedCalls {
   uint64_t entries_page_ = 0;
 
   std::vector<Library> libraries_;
+  Options options_;
+  // The guest's `environ` variable (its C library's, told by the guest
+  // sides), for the variables the native libraries read.
+  uint64_t guest_environ_ = 0;
   std::mutex mutex_;
   Callbacks callbacks_;
   Watchdog watchdog_;

@@ -6,7 +6,8 @@
 #define PHYBIN_FORWARD_GUEST_CALLS_H
 
 /* 0x70680000 + 14 * 4096: the guest side tells phybin the address of its
-   function that starts a callback thread: int start(void), 0 or an errno. */
+   function that starts a callback thread (int start(void): 0 or an
+   errno), and of the guest C library's `environ` (0 if none). */
 #define PHYBIN_GUEST_CALL_REGISTER 0x7068E000
 /* A callback thread waits for work (argument: the errno of its last start
    of another thread, or 0).  Answers PHYBIN_SERVE_END (the thread's work

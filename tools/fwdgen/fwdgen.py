@@ -257,6 +257,10 @@ def describe(notes, library):
         f'soname {notes["soname"]}',
         f'package {notes["package"]}',
     ]
+    # Where else the native library may be (layout rocm: a ROCm
+    # installation's lib/), and the prefixes of the environment variables
+    # the native library reads (the guest's values reach it).
+    lines += [f'{key} {notes[key]}' for key in ('layout', 'environment') if key in notes]
     lines += [f'version {name} {parent}'.rstrip() for name, parent in nodes]
     # An exported data object (a debugger's interface, _amdgpu_r_debug):
     # the guest side has its own, zero-filled, of the same size.

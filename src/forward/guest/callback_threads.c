@@ -8,18 +8,23 @@
    phybin for a library thread to adopt it, and starts the next before it
    serves (see src/forward/callback_threads.h).
 
-   No C library is linked: pthread_create and pthread_detach are found in
-   the program's own (weak references; without them phybin says so), and
-   no header of it is needed. */
+   It also tells phybin where the guest's `environ` is: the variables the
+   native libraries read (HSA_*, POCL_* ...) reach them as the guest set
+   them.
+
+   No C library is linked: pthread_create, pthread_detach and environ are
+   found in the program's own (weak references; without them phybin says
+   so), and no header of it is needed. */
 #include "forward/guest_calls.h"
 
 typedef unsigned long guest_pthread_t;
 extern int pthread_create(guest_pthread_t*, const void*, void* (*)(void*), void*) __attribute__((weak));
 extern int pthread_detach(guest_pthread_t) __attribute__((weak));
+extern char** environ __attribute__((weak));
 
-static long phybin_call(long nr, long arg) {
+static long phybin_call(long nr, long arg, long arg2) {
   long result;
-  __asm__ volatile("syscall" : "=a"(result) : "a"(nr), "D"(arg) : "rcx", "r11", "memory");
+  __asm__ volatile("syscall" : "=a"(result) : "a"(nr), "D"(arg), "S"(arg2) : "rcx", "r11", "memory");
   return result;
 }
 
@@ -28,7 +33,7 @@ static int start_callback_thread(void);
 static void* serve(void* unused) {
   (void)unused;
   long error = 0;
-  while (phybin_call(PHYBIN_GUEST_CALL_SERVE, error) == PHYBIN_SERVE_START_ANOTHER)
+  while (phybin_call(PHYBIN_GUEST_CALL_SERVE, error, 0) == PHYBIN_SERVE_START_ANOTHER)
     error = start_callback_thread();
   return 0;
 }
@@ -42,5 +47,5 @@ static int start_callback_thread(void) {
 }
 
 __attribute__((constructor)) static void register_with_phybin(void) {
-  phybin_call(PHYBIN_GUEST_CALL_REGISTER, (long)&start_callback_thread);
+  phybin_call(PHYBIN_GUEST_CALL_REGISTER, (long)&start_callback_thread, (long)&environ);
 }
