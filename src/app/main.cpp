@@ -296,6 +296,21 @@ sys::GuestRoot guest_root(const Settings& settings) {
   runtime::finish_main_thread(state);
 }
 
+// Settings of the PhyBin notes that a translator cannot honour, said once
+// (not again in the programs the guest execs), whatever the log level: the
+// user set them expecting an effect.
+void warn_unhonoured_settings() {
+  if (const char* v = std::getenv("PHYBIN_WARP_SIZE"))
+    logf(LogLevel::Error,
+         "phybin: warning: PHYBIN_WARP_SIZE=%s cannot be honoured: a wavefront's size (32 or 64 lanes) is fixed by the GPU "
+         "code object and the device, not by a translator (HIP reports it in hipDeviceProp_t.warpSize)",
+         v);
+  if (const char* v = std::getenv("HIP_PLATFORM"); v && std::strcmp(v, "phybin") == 0)
+    logf(LogLevel::Error,
+         "phybin: warning: HIP_PLATFORM=phybin has no effect of its own: HIP calls are forwarded to the native runtime "
+         "unless PHYBIN_FORWARD leaves hip out; AMD's tools (hipcc) know only amd and nvidia");
+}
+
 int main_impl(int argc, char** argv) {
   Settings settings = read_settings();
   log_configure(settings.log_level, settings.log_file);
@@ -336,6 +351,7 @@ int main_impl(int argc, char** argv) {
   std::vector<std::string> guest_argv(argv + first, argv + argc);
   const std::string program = guest_argv[0];
   if (argv0) guest_argv[0] = *argv0;
+  else warn_unhonoured_settings();
   run_program(settings, program, guest_argv);
 }
 
