@@ -13,6 +13,11 @@ declare -A P_STATUS P_NOTE P_NATIVE P_COLD P_WARM
 # the native call): instructions per clGetPlatformIDs, native and phybin.
 FORWARD_NAME=opencl_call
 F_STATUS=ok F_NOTE="" F_NATIVE="" F_PHYBIN=""
+# Whole OpenCL programs (issue 11's goal: within 5 % of the native AArch64
+# build end to end): tests/forward's vector add and matrix multiply, their
+# kernels already compiled in PoCL's cache, phybin warm.
+OPENCL_PROGRAMS=(cl_vecadd cl_matmul)
+declare -A O_STATUS O_NOTE O_NATIVE O_PHYBIN
 
 # run_programs: fills P_* for python3 -c pass.
 run_programs() {
@@ -100,18 +105,98 @@ run_forward_calls() {
   F_PHYBIN=$(((counts_phybin[1] - counts_phybin[0]) / 1000))
 }
 
+# run_opencl_programs: fills O_* for each of OPENCL_PROGRAMS.  PoCL's
+# kernel cache is filled first by a native run in the ARM64 world (its
+# compiler wants the tree's own paths); every measured run then finds the
+# kernel there, as a program run twice does.
+run_opencl_programs() {
+  local native_lib=$PHYBIN_ARM64_ROOT/usr/lib/aarch64-linux-gnu/libOpenCL.so.1 prog
+  local guest_lib
+  guest_lib=$(dirname "${PHYBIN_BIN:-$PHYBIN_REPO/build/arm64/phybin}")/guest-libs/libOpenCL.so.1
+  for prog in "${OPENCL_PROGRAMS[@]}"; do
+    local dir=$OUT/runs/$prog src=$PHYBIN_REPO/tests/forward/$prog.c
+    O_STATUS[$prog]=ok O_NOTE[$prog]="" O_NATIVE[$prog]="" O_PHYBIN[$prog]=""
+    if [[ ! -e $native_lib || ! -e $guest_lib ]]; then
+      O_STATUS[$prog]=ERROR O_NOTE[$prog]="needs $native_lib (scripts/bootstrap) and $guest_lib (scripts/build)"
+      continue
+    fi
+    say "running $prog"
+    mkdir -p "$dir"
+    if ! gcc -O2 -o "$dir/$prog.x86_64" "$src" "$guest_lib" -lpthread 2>"$dir/build.err" ||
+      ! aarch64-linux-gnu-gcc -O2 -idirafter /usr/include -o "$dir/$prog.aarch64" "$src" "$native_lib" -lpthread \
+        -Wl,-rpath-link,"$(dirname "$native_lib")" 2>>"$dir/build.err"; then
+      O_STATUS[$prog]=ERROR O_NOTE[$prog]="build failed: $(head -c 200 "$dir/build.err")"
+      continue
+    fi
+    local cache=(POCL_CACHE_DIR="$dir/pocl-cache")
+    measure "$prog" fill_cache "${cache[@]}" PHYBIN_BIN="$dir/$prog.aarch64" "PHYBIN_ARM64_ROOT=$PHYBIN_ARM64_ROOT" \
+      "$PHYBIN_REPO/scripts/phybin-world"
+    if ((run_status != 0)); then
+      O_STATUS[$prog]=ERROR O_NOTE[$prog]="filling PoCL's cache: $(failure_note "$run_status" "$dir/fill_cache.err")"
+      continue
+    fi
+    measure "$prog" native "${cache[@]}" /usr/bin/qemu-aarch64 -L "$PHYBIN_ARM64_ROOT" -cpu "$CPU" \
+      -plugin "$PLUGIN,outfile=$dir/native.insns" "$dir/$prog.aarch64"
+    if ((run_status != 0)); then
+      O_STATUS[$prog]=ERROR O_NOTE[$prog]="native AArch64: $(failure_note "$run_status" "$dir/native.err")"
+      continue
+    fi
+    local -a pass_on=()
+    [[ -n ${PHYBIN_BIN:-} ]] && pass_on+=("PHYBIN_BIN=$PHYBIN_BIN")
+    rm -rf "$dir/translations"
+    local what
+    for what in cold warm; do
+      measure "$prog" "$what" "${cache[@]}" "${pass_on[@]}" "PHYBIN_ARM64_ROOT=$PHYBIN_ARM64_ROOT" \
+        "PHYBIN_QEMU_CPU=$CPU" "PHYBIN_QEMU_PLUGIN=$PLUGIN,outfile=$dir/$what.insns" \
+        "PHYBIN_ROOTFS=$PHYBIN_AMD64_ROOT" "PHYBIN_CACHE_DIR=$dir/translations" "${RUNNER[@]}" "$dir/$prog.x86_64"
+      if ((run_status != 0)) || ! cmp -s "$dir/native.out" "$dir/$what.out"; then
+        O_STATUS[$prog]=FAIL O_NOTE[$prog]="phybin $what: $(failure_note "$run_status" "$dir/$what.err")"
+        continue 2
+      fi
+    done
+    O_NATIVE[$prog]=$(insn_count "$dir/native.insns")
+    O_PHYBIN[$prog]=$(insn_count "$dir/warm.insns")
+  done
+}
+
+opencl_table() {
+  local prog
+  for prog in "${OPENCL_PROGRAMS[@]}"; do
+    if [[ ${O_STATUS[$prog]} != ok ]]; then
+      printf '%s end to end: %s: %s\n' "$prog" "${O_STATUS[$prog]}" "${O_NOTE[$prog]}"
+      continue
+    fi
+    awk -v p="$prog" -v n="${O_NATIVE[$prog]}" -v w="${O_PHYBIN[$prog]}" 'BEGIN {
+      printf "%s end to end: native %.1fM, phybin warm %.1fM (%.3fx; goal at most 1.05)\n", p, n / 1e6, w / 1e6, w / n }'
+  done
+}
+
+opencl_json() {
+  local prog sep=""
+  printf '  "opencl_programs": ['
+  for prog in "${OPENCL_PROGRAMS[@]}"; do
+    printf '%s{"name": %s, "status": %s, "note": %s, "native_insns": %s, "phybin_warm_insns": %s}' "$sep" \
+      "$(json_string "$prog")" "$(json_string "${O_STATUS[$prog]}")" "$(json_string "${O_NOTE[$prog]}")" \
+      "$(json_number "${O_NATIVE[$prog]}")" "$(json_number "${O_PHYBIN[$prog]}")"
+    sep=", "
+  done
+  printf '],\n'
+}
+
 program_table() {
   local name=$PROGRAM_NAME
   printf '\nPrograms (start-up, instructions; Debian arm64 natively, Debian amd64 through phybin):\n'
   if [[ ${P_STATUS[$name]} != ok ]]; then
     printf 'python3 -c pass: %s: %s\n' "${P_STATUS[$name]}" "${P_NOTE[$name]}"
     forward_table
+    opencl_table
     return
   fi
   awk -v n="${P_NATIVE[$name]}" -v c="${P_COLD[$name]}" -v w="${P_WARM[$name]}" 'BEGIN {
     printf "python3 -c pass: native %.3fM, phybin cold %.3fM (%.2fx), warm %.3fM (%.2fx native)\n",
       n / 1e6, c / 1e6, c / n, w / 1e6, w / n }'
   forward_table
+  opencl_table
 }
 
 forward_table() {
@@ -133,10 +218,15 @@ program_json() {
     "$(json_string "$F_STATUS")" "$(json_string "$F_NOTE")"
   printf '"native_insns_per_call": %s, "phybin_insns_per_call": %s},\n' "$(json_number "$F_NATIVE")" \
     "$(json_number "$F_PHYBIN")"
+  opencl_json
 }
 
 # Only a failed phybin run counts against the exit status; a missing tree
 # is a setup matter (reported in the table).
 programs_status() {
+  local prog
+  for prog in "${OPENCL_PROGRAMS[@]}"; do
+    [[ ${O_STATUS[$prog]:-ok} != FAIL ]] || return 1
+  done
   [[ ${P_STATUS[$PROGRAM_NAME]:-ok} != FAIL && $F_STATUS != FAIL ]]
 }
