@@ -28,6 +28,12 @@ struct Stubs {
   // lookup ever matches an empty key; were one to, it would land here and
   // go to the dispatcher, never on a host address that is not code.
   const uint32_t* empty_entry = nullptr;
+  // Calls x16, a forwarded library's function, with its arguments in
+  // place (ir CallNative), marking the thread as in a native call
+  // (GuestState::native_call); returns, or when a flush happened
+  // meanwhile, leaves for the dispatcher with the result in the guest
+  // state and RIP already set.
+  const uint32_t* native_call = nullptr;
 };
 
 // The indirect-branch table (exit_indirect in compile_exit.cpp): entry
@@ -79,6 +85,8 @@ struct BackendConfig {
   // Where helper calls get their slot numbers (required).
   HelperTable* helpers = nullptr;
   void (*raise_signal)(GuestState*, int) = nullptr;
+  // The system call helper: what ir CallNative does while its slot is empty.
+  uint64_t (*syscall)(GuestState*, uint64_t, uint64_t) = nullptr;
   // Applies a pending lazy flags record (GuestState::lazy_flags_record) to
   // RFLAGS and clears it: called where a block that reads flags is entered
   // through the indirect-branch table.

@@ -4,6 +4,7 @@
 
 #include "arm64/compile_vector.h"
 #include "arm64/compiler.h"
+#include "ir/native_call.h"
 
 namespace phybin::arm64 {
 
@@ -27,6 +28,9 @@ constexpr int64_t kOffHelperTable = offsetof(GuestState, helper_table);
 constexpr int64_t kOffFpsrOuter = offsetof(GuestState, fpsr_outer);
 constexpr int64_t kOffSseTraps = offsetof(GuestState, sse_trap_fpsr);
 constexpr int64_t kOffLazyRecord = offsetof(GuestState, lazy_flags_record);
+constexpr int64_t kOffForwardTable = offsetof(GuestState, forward_table);
+constexpr int64_t kOffNativeCall = offsetof(GuestState, native_call);
+constexpr int64_t gpr_offset(int reg) { return static_cast<int64_t>(offsetof(GuestState, gpr)) + 8 * reg; }
 
 void emit_save_guest(Assembler& a) {
   for (unsigned i = 0; i < 16; i += 2)
@@ -93,6 +97,38 @@ Stubs emit_stubs(Assembler& a) {
   a.mov(Size::X, kState, x0);
   a.b(to_host);
 
+  // native_call(x16 = the function): see Stubs::native_call.  The mark
+  // is taken back with an exclusive pair, so that a flusher's 1 -> 2
+  // cannot slip between reading and clearing it.
+  stubs.native_call = a.cursor();
+  Label retry, flushed;
+  a.stp(Size::X, x29, x30, mem_pre(sp, -16));
+  a.mov_sp(x29, sp);
+  a.add(Size::X, kTmp1, kState, static_cast<uint32_t>(kOffNativeCall));
+  a.mov_imm(Size::W, x30, 1);
+  a.stlr(MemSize::W, x30, kTmp1);
+  a.blr(kTmp0);
+  a.add(Size::X, kTmp1, kState, static_cast<uint32_t>(kOffNativeCall));
+  a.bind(retry);
+  a.ldaxr(MemSize::W, kTmp0, kTmp1);
+  a.stlxr(MemSize::W, x30, wzr, kTmp1);
+  a.cbnz(Size::W, x30, retry);
+  a.cmp(Size::W, kTmp0, 1);
+  a.b(Cond::NE, flushed);
+  a.ldp(Size::X, x29, x30, mem_post(sp, 16));
+  a.ret();
+  // The code to return to may be gone: the guest goes on from the state
+  // (RIP, RBX, RSP and RBP are there already; the other caller-saved
+  // registers are undefined after a SysV call).
+  a.bind(flushed);
+  a.ldp(Size::X, x29, x30, mem_post(sp, 16));
+  a.str(Size::X, x0, mem(kState, gpr_offset(RAX)));
+  a.str(FSize::Q, v0, mem(kState, kOffXmm));
+  a.stp(Size::X, x19, x20, mem(kState, gpr_offset(R12)));
+  a.stp(Size::X, x21, x22, mem(kState, gpr_offset(R14)));
+  a.str(Size::X, regmap::kFlags, mem(kState, kOffFlags));
+  a.b(to_host);
+
   // empty_entry: where empty table entries point (never reached, see
   // empty_lookup_key).
   stubs.empty_entry = a.cursor();
@@ -132,6 +168,73 @@ void BlockCompiler::lower_call(Value v) {
   if (in.type != Type::Void) a_.mov(Size::X, kTmp0, x0);
   load_guest_state();
   if (in.type != Type::Void) a_.mov(Size::X, def_gpr(v), kTmp0);
+}
+
+namespace {
+
+// x86-64 SysV's integer argument registers, with RCX's value in R10 (the
+// forwarded function's entry moved it there).
+constexpr int kSysvIntArgs[ir::NativeCallShape::kMaxInts] = {RDI, RSI, RDX, R10, R8, R9};
+constexpr uint64_t kSyscallBytes = 2;  // 0f 05: the guest goes on after it
+
+// rd = rn widened as `w` says (AAPCS64 leaves narrow values' upper bits
+// undefined; SysV promotes to 32 bits only).
+void move_widened(Assembler& a, Reg rd, Reg rn, ir::Widen w) {
+  switch (w) {
+    case ir::Widen::None: a.mov(Size::X, rd, rn); return;
+    case ir::Widen::S8: a.sbfm(Size::X, rd, rn, 0, 7); return;
+    case ir::Widen::U8: a.ubfm(Size::X, rd, rn, 0, 7); return;
+    case ir::Widen::S16: a.sbfm(Size::X, rd, rn, 0, 15); return;
+    case ir::Widen::U16: a.ubfm(Size::X, rd, rn, 0, 15); return;
+    case ir::Widen::S32: a.sbfm(Size::X, rd, rn, 0, 31); return;
+    case ir::Widen::U32: a.mov(Size::W, rd, rn); return;
+  }
+}
+
+}  // namespace
+
+// A forwarded function called from translated code (ir CallNative): the
+// guest's argument registers to AAPCS64's, the call through the
+// native_call stub, the result to RAX or XMM0.  Guest RBX, RSP and RBP
+// live in caller-saved host registers: they wait in the guest state, where
+// a callback's nested guest run finds RSP; the guest's next RIP goes there
+// too, for the stub's way out after a flush.  While the function's slot
+// is empty the system call helper runs, as for any syscall.
+void BlockCompiler::lower_native_call(Value v) {
+  const ir::NativeCallShape shape = ir::NativeCallShape::unpack(b_.at(v).imm);
+  evacuate_all_guest(v);
+  preserve_caller_saved(v);
+  vec_.copy_of.fill(ir::kNoValue);
+  Label slow, done;
+  a_.ldr(Size::X, kTmp0, mem(kState, kOffForwardTable));
+  a_.mov_imm(Size::X, kTmp1, uint64_t{shape.index} * 8);
+  a_.ldr(Size::X, kTmp0, mem(kTmp0, kTmp1));
+  a_.cbz(Size::X, kTmp0, slow);
+  const auto guest = [](int reg) { return regmap::kGuestGpr[static_cast<size_t>(reg)]; };
+  a_.stp(Size::X, guest(RBX), guest(RSP), mem(kState, gpr_offset(RBX)));
+  a_.str(Size::X, guest(RBP), mem(kState, gpr_offset(RBP)));
+  load_guest_address(kTmp1, current_rip_ + kSyscallBytes);
+  a_.str(Size::X, kTmp1, mem(kState, kOffRip));
+  for (unsigned i = 0; i < shape.ints; ++i) move_widened(a_, Reg{static_cast<uint8_t>(i)}, guest(kSysvIntArgs[i]), shape.widen[i]);
+  for (unsigned i = 0; i < shape.floats; ++i) a_.fmov(FSize::D, VReg{static_cast<uint8_t>(i)}, regmap::guest_xmm(i));
+  a_.bl(cfg_.stubs.native_call);
+  switch (shape.result) {
+    case ir::NativeResult::Void: break;
+    case ir::NativeResult::Int: move_widened(a_, guest(RAX), x0, shape.result_widen); break;
+    case ir::NativeResult::F32: a_.fmov(FSize::S, regmap::guest_xmm(0), v0); break;
+    case ir::NativeResult::F64: a_.fmov(FSize::D, regmap::guest_xmm(0), v0); break;
+  }
+  a_.ldp(Size::X, guest(RBX), guest(RSP), mem(kState, gpr_offset(RBX)));
+  a_.ldr(Size::X, guest(RBP), mem(kState, gpr_offset(RBP)));
+  a_.b(done);
+  a_.bind(slow);
+  load_guest_address(kTmp0, current_rip_);
+  a_.str(Size::X, kTmp0, mem(kState, kOffRip));
+  save_guest_state();
+  a_.mov(Size::X, x0, kState);
+  call_host(reinterpret_cast<uint64_t>(cfg_.syscall));
+  load_guest_state();
+  a_.bind(done);
 }
 
 void BlockCompiler::lower_trap(Value v) {

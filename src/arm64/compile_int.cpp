@@ -89,6 +89,7 @@ void BlockCompiler::lower(Value v) {
     case Opcode::SideExit: lower_side_exit(v); return;
     case Opcode::Select: lower_select(v); return;
     case Opcode::CallHelper: lower_call(v); return;
+    case Opcode::CallNative: lower_native_call(v); return;
     case Opcode::Trap: lower_trap(v); return;
     case Opcode::FpTrapBegin:
     case Opcode::FpTrapCheck: lower_fp_trap(v); return;

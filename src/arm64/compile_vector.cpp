@@ -28,7 +28,7 @@ namespace {
 bool may_observe_guest_state(Opcode op) {
   switch (op) {
     case Opcode::Load: case Opcode::Store: case Opcode::VLoad: case Opcode::VStore:
-    case Opcode::VCheckAlign: case Opcode::CallHelper: case Opcode::Trap:
+    case Opcode::VCheckAlign: case Opcode::CallHelper: case Opcode::CallNative: case Opcode::Trap:
     case Opcode::AtomicRmw: case Opcode::AtomicCas: case Opcode::SideExit:
       return true;
     default: return false;

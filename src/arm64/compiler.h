@@ -150,6 +150,7 @@ class BlockCompiler {
 
   // ---- calls and exits (compile_exit.cpp)
   void lower_call(ir::Value v);
+  void lower_native_call(ir::Value v);
   void lower_trap(ir::Value v);
   // A guest instruction's code starts here.
   void mark_insn(uint64_t guest) {

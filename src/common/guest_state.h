@@ -106,6 +106,14 @@ struct alignas(16) GuestState {
   // (and a futex woken) when it exits (set_tid_address,
   // CLONE_CHILD_CLEARTID); 0 for none.
   uint64_t clear_child_tid;
+  // 752: the forwarded libraries' functions that translated code calls
+  // directly (ir CallNative), by forwarded-call index; an empty slot means
+  // the system call path.  Owned by src/forward's Forwarder.
+  const void* const* forward_table;
+  // 760: 1 while translated code is in such a call (the native_call stub);
+  // a flush by another thread that does not wait for it sets 2, and the
+  // stub then leaves for the dispatcher instead of returning.
+  uint32_t native_call;
 };
 
 static_assert(offsetof(GuestState, rip) == 128);

@@ -15,9 +15,6 @@ namespace phybin::forward {
 
 namespace {
 
-// The guest state of this thread's innermost forwarded call.
-thread_local GuestState* t_calling = nullptr;
-
 // Where a callback's guest function returns to: no guest code can be at a
 // non-canonical address, and the dispatcher stops there.
 constexpr uint64_t kCallbackReturn = 0x7068600000000000ull;
@@ -27,9 +24,6 @@ constexpr size_t kStubBytes = arm64::kHostStubWords * 4;
 }  // namespace
 
 extern "C" void phybin_callback_entry();  // native_call.cpp
-
-Callbacks::InCall::InCall(GuestState& st) : outer_(t_calling) { t_calling = &st; }
-Callbacks::InCall::~InCall() { t_calling = outer_; }
 
 Callbacks::~Callbacks() {
   for (const auto& [page, bytes] : pages_) munmap(page, bytes);
@@ -109,7 +103,8 @@ void run_pending(GuestState& st, void* data) {
 }  // namespace
 
 void run_callback(const Callbacks::Slot& slot, NativeCall& frame) {
-  if (GuestState* st = t_calling) {
+  const auto current = sys::process().config.current_guest_state;
+  if (GuestState* st = current ? current() : nullptr) {
     call_guest(*st, slot.guest_fn, &slot.plan, &frame);
     return;
   }

@@ -5,9 +5,10 @@
 // its AAPCS64 arguments to SysV places and runs the guest function on the
 // calling thread's guest state, then gives its result back.
 //
-// On a thread that is inside a forwarded call (the library calls back
-// before it returns), on that thread's guest state; on a thread the
-// library created, on a guest thread of its own (callback_threads.h).
+// On a guest thread (which runs native code only inside a forwarded call:
+// the library calls back before it returns), on that thread's guest state
+// (sys::ProcessConfig::current_guest_state); on a thread the library
+// created, on a guest thread of its own (callback_threads.h).
 #pragma once
 
 #include <cstdint>
@@ -33,19 +34,6 @@ class Callbacks {
   // The host function that calls `guest_fn` with `signature` ("RESULT :
   // ARG..."); `via` names the forwarded function it was handed to.
   uint64_t host_function(uint64_t guest_fn, const std::string& signature, const char* via);
-
-  // Marks the calling thread as inside a forwarded call with guest state
-  // `st` for the scope's life (calls nest: a callback may call again).
-  class InCall {
-   public:
-    explicit InCall(GuestState& st);
-    ~InCall();
-    InCall(const InCall&) = delete;
-    InCall& operator=(const InCall&) = delete;
-
-   private:
-    GuestState* outer_;
-  };
 
   struct Slot {
     uint64_t guest_fn;

@@ -103,7 +103,10 @@ std::optional<std::string> Forwarder::unknown_library(const std::string& which) 
 }
 
 Forwarder::Forwarder(Options options)
-    : options_(std::move(options)), watchdog_(options_.watchdog_seconds, options_.watchdog_abort) {
+    : options_(std::move(options)),
+      direct_(static_cast<const void**>(std::calloc(kCount, sizeof(void*)))),
+      watchdog_(options_.watchdog_seconds, options_.watchdog_abort) {
+  if (!direct_) fatal(ErrorCode::PHYBIN_ERR_HOST_MMAP, "no memory for the forwarded calls' table");
   handed_out_.reserve(kMaxHandedOut);  // never moves: calls use entries without the lock
   for (const LibraryEntry& e : kLibraries) {
     Library lib{e.name, e.soname, e.package, {}, e.handed_out, e.rocm_layout, e.environment};
@@ -215,8 +218,36 @@ const char* Forwarder::library_for(const char* path) {
   return nullptr;
 }
 
+// Translated code may call it directly from now on (ir CallNative): not
+// while the watchdog watches calls (it watches the system call way).
+void Forwarder::enable_direct(uint32_t index, const Signature& sig, const void* native) {
+  ir::NativeCallShape shape;
+  if (watchdog_.on() || !forward::direct_shape(sig, shape)) return;
+  std::atomic_ref<const void*>(direct_[index]).store(native, std::memory_order_release);
+}
+
+bool Forwarder::direct_shape(uint32_t index, ir::NativeCallShape& shape) {
+  if (watchdog_.on()) return false;
+  std::optional<Signature> sig;
+  if (index >= kHandedOutFirst) {
+    const std::lock_guard<std::mutex> guard(mutex_);
+    if (index - kHandedOutFirst >= handed_out_.size()) return false;
+    sig = parse_signature(handed_out_[index - kHandedOutFirst].signature);
+  } else if (index < kGuestCallsFirst) {
+    const uint32_t lib_index = index / kFunctionsPerLibrary, fn_index = index % kFunctionsPerLibrary;
+    if (lib_index >= libraries_.size() || fn_index >= libraries_[lib_index].functions.size()) return false;
+    const Library& lib = libraries_[lib_index];
+    const Function& fn = lib.functions[fn_index];
+    if (!lib.enabled || fn.handout >= 0) return false;  // a handed-out result needs converting
+    sig = parse_signature(fn.signature_text);
+  }
+  if (!sig || !forward::direct_shape(*sig, shape)) return false;
+  shape.index = static_cast<uint16_t>(index);
+  return true;
+}
+
 // The first call of a function: its native address and its plan.
-void Forwarder::prepare(Library& lib, Function& fn) {
+void Forwarder::prepare(Library& lib, Function& fn, uint32_t index) {
   const std::lock_guard<std::mutex> guard(mutex_);
   if (fn.native) return;
   if (!load(lib))
@@ -232,6 +263,7 @@ void Forwarder::prepare(Library& lib, Function& fn) {
   fn.plan = std::move(*plan);
   fn.callbacks = sig->callbacks;
   std::atomic_ref<void*>(fn.native).store(native, std::memory_order_release);
+  if (fn.handout < 0) enable_direct(index, *sig, native);
 }
 
 // A function the library handed out, named by the call's argument
@@ -262,7 +294,10 @@ uint64_t Forwarder::hand_out(const Library& lib, const Function& fn, const Nativ
          plan ? "no room for more handed-out functions" : why.c_str());
     return 0;
   }
-  handed_out_.push_back(HandedOut{reinterpret_cast<void*>(native), std::move(*plan), described->name});
+  handed_out_.push_back(HandedOut{reinterpret_cast<void*>(native), std::move(*plan), described->name,
+                                  described->signature});
+  enable_direct(kHandedOutFirst + static_cast<uint32_t>(handed_out_.size() - 1), *sig,
+                reinterpret_cast<const void*>(native));
   const uint64_t entry = entries_page_ + (handed_out_.size() - 1) * x86::kForwardEntryBytes;
   entry_of_.emplace(native, entry);
   logf(LogLevel::Debug, "phybin: %s hands out %s: guest entry %#llx", fn.name, name,
@@ -270,10 +305,8 @@ uint64_t Forwarder::hand_out(const Library& lib, const Function& fn, const Nativ
   return entry;
 }
 
-// The native call on the guest's behalf: watched, and with the thread
-// marked as inside a call (the library may call the guest back).
+// The native call on the guest's behalf, watched.
 void Forwarder::run_native(const char* name, NativeCall& call, GuestState& st) {
-  const Callbacks::InCall in_call(st);
   std::optional<Watchdog::Call> watched;
   if (watchdog_.on()) watched.emplace(watchdog_, name, call.x, st);
   native_call(call);
@@ -335,7 +368,7 @@ void Forwarder::call(GuestState& st, uint32_t index) {
   NativeCall call;
   call.fn = std::atomic_ref<void*>(fn.native).load(std::memory_order_acquire);
   if (!call.fn) {
-    prepare(lib, fn);
+    prepare(lib, fn, index);
     call.fn = fn.native;
   }
   std::string why;

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 #include <optional>
@@ -37,6 +39,8 @@ class Forwarder final : public sys::ForwardedCalls {
 
   const char* library_for(const char* path) override;
   void call(GuestState& st, uint32_t index) override;
+  bool direct_shape(uint32_t index, ir::NativeCallShape& shape) override;
+  const void* const* direct_table() override { return direct_.get(); }
 
   // Those the build made, by name (opencl...).
   static std::vector<std::string> known_libraries();
@@ -70,7 +74,8 @@ class Forwarder final : public sys::ForwardedCalls {
   bool load(Library& lib);
   void* open_native(const Library& lib, std::string& looked);
   void pass_environment();
-  void prepare(Library& lib, Function& fn);
+  void prepare(Library& lib, Function& fn, uint32_t index);
+  void enable_direct(uint32_t index, const Signature& sig, const void* native);
   uint64_t hand_out(const Library& lib, const Function& fn, const NativeCall& call, uint64_t native);
   void run_native(const char* name, NativeCall& call, GuestState& st);
   void call_handed_out(GuestState& st, uint32_t entry);
@@ -83,6 +88,7 @@ class Forwarder final : public sys::ForwardedCalls {
     void* native;
     CallPlan plan;
     const char* name;
+    const char* signature;
   };
   std::vector<HandedOut> handed_out_;
   std::unordered_map<uint64_t, uint64_t> entry_of_;  // native function -> guest entry
@@ -90,6 +96,12 @@ class Forwarder final : public sys::ForwardedCalls {
 
   std::vector<Library> libraries_;
   Options options_;
+  // GuestState::forward_table: calloc'd, so that its untouched pages cost
+  // nothing.
+  struct FreeTable {
+    void operator()(const void** table) const { std::free(static_cast<void*>(table)); }
+  };
+  std::unique_ptr<const void*[], FreeTable> direct_;
   // The guest's `environ` variable (its C library's, told by the guest
   // sides), for the variables the native libraries read.
   uint64_t guest_environ_ = 0;

@@ -94,6 +94,46 @@ std::optional<CallPlan> plan_call(const Signature& sig, std::string& why) {
   return plan;
 }
 
+namespace {
+
+ir::Widen widen_of(ArgClass c) {
+  switch (c) {
+    case ArgClass::I8: return ir::Widen::S8;
+    case ArgClass::U8: return ir::Widen::U8;
+    case ArgClass::I16: return ir::Widen::S16;
+    case ArgClass::U16: return ir::Widen::U16;
+    case ArgClass::I32: return ir::Widen::S32;
+    case ArgClass::U32: return ir::Widen::U32;
+    default: return ir::Widen::None;
+  }
+}
+
+bool is_scalar(ArgClass c) { return c != ArgClass::Void && c != ArgClass::FnPtr && c < ArgClass::Rec; }
+
+}  // namespace
+
+bool direct_shape(const Signature& sig, ir::NativeCallShape& shape) {
+  shape = {};
+  if (!sig.callbacks.empty()) return false;
+  for (ArgClass c : sig.args) {
+    if (!is_scalar(c)) return false;
+    if (is_float(c)) {
+      if (shape.floats == ir::NativeCallShape::kMaxFloats) return false;
+      ++shape.floats;
+    } else {
+      if (shape.ints == ir::NativeCallShape::kMaxInts) return false;
+      shape.widen[shape.ints++] = widen_of(c);
+    }
+  }
+  if (sig.result == ArgClass::Void) shape.result = ir::NativeResult::Void;
+  else if (sig.result == ArgClass::F32) shape.result = ir::NativeResult::F32;
+  else if (sig.result == ArgClass::F64) shape.result = ir::NativeResult::F64;
+  else if (is_scalar(sig.result)) shape.result = ir::NativeResult::Int;
+  else return false;
+  shape.result_widen = widen_of(sig.result);
+  return true;
+}
+
 bool gather_args(const CallPlan& plan, const GuestState& st, ReadGuest read, NativeCall& call, std::string& why) {
   uint64_t stack[kMaxGuestStackWords];
   if (plan.guest_words_read && !read(stack, st.gpr[RSP] + 8, plan.guest_words_read * 8)) {  // past the return address

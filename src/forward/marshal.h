@@ -14,6 +14,7 @@
 
 #include "common/guest_state.h"
 #include "forward/signature.h"
+#include "ir/native_call.h"
 
 namespace phybin::forward {
 
@@ -67,6 +68,12 @@ using ReadGuest = bool (*)(void* out, uint64_t address, size_t n);
 // function pointer as it is: Forwarder::call gives the library a host one);
 // false with `why` when the stack cannot be read.
 bool gather_args(const CallPlan& plan, const GuestState& st, ReadGuest read, NativeCall& call, std::string& why);
+
+// Whether a function of `sig` can be called straight from translated code
+// (ir CallNative): every argument a scalar in a register on both ABIs
+// (at most 6 integers, 8 floats), no guest function among them, a scalar
+// result; true with its shape (the index left 0).
+bool direct_shape(const Signature& sig, ir::NativeCallShape& shape);
 
 // The native result into RAX or XMM0 as SysV returns it.
 void deliver_result(const CallPlan& plan, const NativeCall& call, GuestState& st);

@@ -83,6 +83,20 @@ class Builder {
   Value vload(Value addr, unsigned bytes) { return emit(Opcode::VLoad, Type::V128, addr, kNoValue, kNoValue, bytes); }
   void vstore(Value addr, Value v, unsigned bytes) { emit(Opcode::VStore, Type::Void, addr, v, kNoValue, bytes); }
 
+  // The constant a guest register holds at this point of the block, when
+  // the block wrote it one (and called nothing since).
+  bool reg_is_known(uint8_t reg, uint64_t& value) const {
+    for (size_t i = block_.insts.size(); i-- > 0;) {
+      const Inst& in = block_.insts[i];
+      if (opcode_is_call(in.op)) return false;
+      if (in.op != Opcode::SetReg || in.aux != reg) continue;
+      if (!is_const(in.args[0])) return false;
+      value = const_value(in.args[0]);
+      return true;
+    }
+    return false;
+  }
+
   Type type_of(Value v) const { return block_.at(v).type; }
   bool is_const(Value v) const { return block_.at(v).op == Opcode::Const; }
   uint64_t const_value(Value v) const { return block_.at(v).imm; }

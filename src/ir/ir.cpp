@@ -135,7 +135,7 @@ const char* check_lazy_flags(const Block& block) {
   for (const Inst& in : block.insts) {
     if (in.dead) continue;
     if (in.op == Opcode::LazyFlags) pending = true;
-    else if (pending && (in.op == Opcode::GetFlag || in.op == Opcode::GetFlags || in.op == Opcode::CallHelper ||
+    else if (pending && (in.op == Opcode::GetFlag || in.op == Opcode::GetFlags || opcode_is_call(in.op) ||
                          in.op == Opcode::Trap || in.op == Opcode::FpTrapCheck))
       return "RFLAGS read after a LazyFlags";
   }

@@ -91,6 +91,7 @@ void forward_state(Block& block) {
       case Opcode::SetFlags:
       case Opcode::LazyFlags: flag_value.fill(kNoValue); break;
       case Opcode::CallHelper:
+      case Opcode::CallNative:
         reg_value.fill(kNoValue);
         flag_value.fill(kNoValue);
         xmm_value.fill(kNoValue);
@@ -118,6 +119,7 @@ void eliminate_dead_flags(Block& block) {
         case Opcode::SideExit: live |= block.side_exits[in.aux].live_flags; break;
         case Opcode::GetFlags:
         case Opcode::CallHelper:
+        case Opcode::CallNative:
         case Opcode::FpTrapCheck:
         case Opcode::Trap: live = ~uint64_t{0}; break;
         case Opcode::Load: case Opcode::Store: case Opcode::VLoad: case Opcode::VStore:
@@ -158,6 +160,7 @@ void eliminate_dead_register_writes(Block& block) {
         break;
       case Opcode::GetXmm: xmm_overwritten &= ~(1u << in.aux); break;
       case Opcode::CallHelper:
+      case Opcode::CallNative:
       case Opcode::Trap:
       case Opcode::FpTrapCheck:
       case Opcode::SideExit:

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/guest_state.h"
+#include "ir/native_call.h"
 #include "linux/address_space.h"
 #include "linux/guest_root.h"
 #include "linux/x86_abi.h"
@@ -42,6 +43,14 @@ class ForwardedCalls {
   // runtime calls it for numbers from kFirst on, instead of handle_syscall
   // (a function's result is not -errno: no retry applies).
   virtual void call(GuestState& st, uint32_t index) = 0;
+  // At translation: whether call `index` can be made straight from
+  // translated code (every argument in a register, nothing to convert),
+  // and how (ir CallNative).
+  virtual bool direct_shape(uint32_t index, ir::NativeCallShape& shape) = 0;
+  // The functions such calls reach, by index (GuestState::forward_table):
+  // kCount slots, each empty until the function's first call has found it
+  // (the call then goes the system call way).
+  virtual const void* const* direct_table() = 0;
 };
 
 struct ProcessConfig {
@@ -90,6 +99,9 @@ struct ProcessConfig {
   // the caller pushed), on the calling thread, which is inside a forwarded
   // call: a native library calling back into the guest.
   void (*run_guest_call)(GuestState& st, uint64_t stop) = nullptr;
+  // The guest state of the guest thread running on this host thread, or
+  // nullptr on a thread of phybin's or a native library's.
+  GuestState* (*current_guest_state)() = nullptr;
 };
 
 // The guest process as the Linux layer keeps it.  One per process; the

@@ -1,5 +1,6 @@
 #include "runtime/guest_thread.h"
 
+#include <atomic>
 #include <cstring>
 #include <string>
 
@@ -7,6 +8,7 @@
 #include "common/log.h"
 #include "ir/passes.h"
 #include "linux/signal_delivery.h"
+#include "linux/syscalls.h"
 #include "runtime/host_disasm.h"
 #include "runtime/signals.h"
 #include "x86/lazy_flags.h"
@@ -29,6 +31,16 @@ Error cannot_allocate(uint64_t pc) {
   return Error(ErrorCode::PHYBIN_ERR_INTERNAL, "cannot allocate registers for the instruction at " + std::to_string(pc));
 }
 
+// The x86::Hooks::native_call of forwarded functions (src/forward).
+bool native_call_shape(uint64_t nr, ir::NativeCallShape& shape) {
+  sys::ForwardedCalls* forwarded = sys::process().config.forwarded;
+  return forwarded && nr - sys::ForwardedCalls::kFirst < sys::ForwardedCalls::kCount &&
+         forwarded->direct_shape(static_cast<uint32_t>(nr - sys::ForwardedCalls::kFirst), shape);
+}
+
+// Every slot empty: the table of a process without forwarded libraries.
+const void* const kNoForwardTable[sys::ForwardedCalls::kCount] = {};
+
 }  // namespace
 
 GuestThread* GuestThread::current() { return t_current; }
@@ -36,6 +48,7 @@ GuestThread* GuestThread::current() { return t_current; }
 x86::Hooks GuestThread::hooks() {
   x86::Hooks hooks;
   hooks.syscall = &GuestThread::syscall_entry;
+  hooks.native_call = &native_call_shape;
   hooks.raise_signal = &raise_guest_signal;
   hooks.fp_traps_changed = &GuestThread::fp_traps_changed;
   return hooks;
@@ -136,10 +149,23 @@ void GuestThread::log_block(const ir::Block& block, Process::Emitted code) const
   log_line(LogLevel::Debug, text);
 }
 
+bool GuestThread::leaves_native_call() {
+  uint32_t in_call = 1;
+  std::atomic_ref<uint32_t> mark(state_->native_call);
+  if (mark.compare_exchange_strong(in_call, 2)) {
+    logf(LogLevel::Info, "phybin: a guest thread is in a forwarded call: it goes to the dispatcher when it returns");
+    return true;
+  }
+  return in_call == 2;
+}
+
 void GuestThread::start_state() {
   GuestState& state = *state_;
   state.lookup_mask = kLookupEntries - 1;
   state.helper_table = process_.helpers().entries();
+  sys::ForwardedCalls* forwarded = sys::process().config.forwarded;
+  state.forward_table = forwarded ? forwarded->direct_table() : kNoForwardTable;
+  state.native_call = 0;
   state.exit_link = 0;
   state.fp_mode = ir::FpMode::of_mxcsr(state.mxcsr, process_.options().exact_mxcsr).bits();
 }
@@ -266,6 +292,11 @@ void run_guest_call(GuestState& state, uint64_t stop) {
   GuestThread* thread = GuestThread::of(&state);
   if (!thread) fatal(ErrorCode::PHYBIN_ERR_INTERNAL, "a guest call on a thread without guest state");
   thread->run_until(stop);
+}
+
+GuestState* current_guest_state() {
+  GuestThread* thread = GuestThread::current();
+  return thread ? &thread->state() : nullptr;
 }
 
 void invalidate_guest_code(uint64_t start, uint64_t length) {

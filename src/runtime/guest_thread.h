@@ -57,6 +57,11 @@ class GuestThread {
   // helper it called), in a guest system call, or outside both.
   enum class Where : int { Outside, InCache, InSyscall };
   Where where() const { return where_.load(); }
+  // A flusher's question about a thread seen in translated code: true when
+  // it is in a forwarded library's function called from there (ir
+  // CallNative), which may block for long; the thread then leaves for
+  // the dispatcher when the call returns, not back into the cache.
+  bool leaves_native_call();
   GuestState& state() const { return *state_; }
   // The thread running on this host thread (inside run()), or nullptr.
   static GuestThread* current();
@@ -65,6 +70,9 @@ class GuestThread {
   // The hooks of translated code and helpers (x86::Hooks); they reach the
   // thread through the GuestState they get.
   static x86::Hooks hooks();
+  // The helper of the syscall instruction (a guest system call or a
+  // forwarded call), also ir CallNative's while its slot is empty.
+  static uint64_t syscall_entry(GuestState* s, uint64_t, uint64_t);
 
   // ---- for signal handlers and traps
   // Signal handler, for a guest fault at state().rip inside the block that
@@ -125,7 +133,6 @@ class GuestThread {
   void change_fp_mode();
   void enter(const uint32_t* code);
   // Guest system calls (guest_thread_events.cpp).
-  static uint64_t syscall_entry(GuestState* s, uint64_t, uint64_t);
   static void fp_traps_changed(GuestState* state);
   void system_call();
   // A call into the x86-64 vsyscall page: emulated as Linux does; false
@@ -162,5 +169,7 @@ void invalidate_guest_code(uint64_t start, uint64_t length);
 // sys::ProcessConfig::run_guest_call: GuestThread::run_until on the thread
 // whose state this is.
 void run_guest_call(GuestState& state, uint64_t stop);
+// sys::ProcessConfig::current_guest_state.
+GuestState* current_guest_state();
 
 }  // namespace phybin::runtime

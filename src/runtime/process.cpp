@@ -92,6 +92,7 @@ Process::Process(const RuntimeOptions& options)
   backend_.stubs = cache_.stubs();
   backend_.helpers = &helpers_;
   backend_.raise_signal = &raise_guest_signal;
+  backend_.syscall = &GuestThread::syscall_entry;
   backend_.materialise_flags = &x86::materialise_lazy_flags;
   backend_.lookup_mask = kLookupEntries - 1;
   backend_.lse = options.host_lse && host_hwcap(kHwcapAtomics);
@@ -188,7 +189,7 @@ void Process::flush_with_threads_stopped(GuestThread& self, const ir::FpMode* fp
     {
       const TablesGuard guard(tables_);
       for_each_thread([&](GuestThread& thread) {
-        waiting |= &thread != &self && thread.where() == GuestThread::Where::InCache;
+        waiting |= &thread != &self && thread.where() == GuestThread::Where::InCache && !thread.leaves_native_call();
       });
     }
     if (waiting) sched_yield();

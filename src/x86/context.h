@@ -6,6 +6,7 @@
 
 #include "common/guest_state.h"
 #include "ir/builder.h"
+#include "ir/native_call.h"
 #include "x86/decoder.h"
 
 namespace phybin::x86 {
@@ -24,6 +25,10 @@ struct Hooks {
   // must be translated with (or without) exception checks from the next
   // instruction on.  Called by the MXCSR helpers.
   void (*fp_traps_changed)(GuestState*) = nullptr;
+  // A syscall whose RAX is the known number `nr` of a forwarded function
+  // whose arguments all travel in registers: true with its shape, and the
+  // translation calls it directly (ir CallNative).
+  bool (*native_call)(uint64_t nr, ir::NativeCallShape& shape) = nullptr;
 };
 
 // The last instruction that set the arithmetic flags in this block, so a

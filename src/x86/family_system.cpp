@@ -16,6 +16,15 @@ namespace {
 
 bool syscall(Ctx& c) {
   if (!c.hooks.syscall) return false;
+  uint64_t nr;
+  ir::NativeCallShape shape;
+  if (c.hooks.native_call && c.b.reg_is_known(RAX, nr) && c.hooks.native_call(nr, shape)) {
+    // A forwarded function's entry (mov $NR, %eax; syscall; ret): called
+    // as the SysV function it stands for, which leaves RCX and R11
+    // undefined, as they are after any call.
+    c.b.emit(Opcode::CallNative, Type::Void, ir::kNoValue, ir::kNoValue, ir::kNoValue, shape.pack());
+    return true;
+  }
   c.b.call(Type::Void, reinterpret_cast<const void*>(c.hooks.syscall));
   // The CPU leaves the return address in RCX and RFLAGS in R11.
   c.b.set_reg(RCX, c.b.guest_address(c.next));

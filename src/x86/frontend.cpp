@@ -184,7 +184,8 @@ uint64_t register_record(const DecodedInsn* insns, size_t i, size_t count) {
 bool reads_rflags(const ir::Block& block, size_t first) {
   for (size_t v = first; v < block.insts.size(); ++v) {
     switch (block.insts[v].op) {
-      case ir::Opcode::GetFlag: case ir::Opcode::GetFlags: case ir::Opcode::CallHelper: case ir::Opcode::Trap:
+      case ir::Opcode::GetFlag: case ir::Opcode::GetFlags: case ir::Opcode::CallHelper: case ir::Opcode::CallNative:
+      case ir::Opcode::Trap:
       case ir::Opcode::FpTrapCheck:
         return true;
       default: break;

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# run_forward_test.sh [--off | --off-translated] SONAME PROGRAM
+# run_forward_test.sh [--off | --off-translated] [--env VAR=VALUE]... [--log TEXT]... SONAME PROGRAM
 # Runs PROGRAM.x86_64 through phybin in the ARM64 world and PROGRAM.aarch64
 # natively there; passes when both print the same and end the same, and
 # phybin's log says SONAME was forwarded (no x86-64 copy of it translated).
 # An OpenCL program also runs natively on this x86-64 machine, in the
 # amd64 root with its x86-64 PoCL, and must print the same there.
+# --env: a setting of the phybin run; --log: a text phybin's log (level 2)
+# must show.
 # --off: with PHYBIN_FORWARD=none the guest must see what it would see
 # without the library (the world has no x86-64 copy): the loader's error.
 # --off-translated: the same with PHYBIN_ROOTFS on the amd64 root, which
@@ -14,9 +16,13 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-off=0 translated=0
+off=0 translated=0 settings=() logs=()
 [[ ${1:-} == --off ]] && off=1 && shift
 [[ ${1:-} == --off-translated ]] && translated=1 && shift
+while [[ ${1:-} == --env || ${1:-} == --log ]]; do
+  if [[ $1 == --env ]]; then settings+=("$2"); else logs+=("$2"); fi
+  shift 2
+done
 soname=$1 program=$2
 work=$(mktemp -d /tmp/phybin-forward.XXXXXX) || exit 1
 trap 'rm -rf "$work"' EXIT
@@ -56,8 +62,8 @@ fi
 
 env -i "${fixed_env[@]}" PHYBIN_BIN="$program.aarch64" "$repo/scripts/phybin-world" >native.out 2>native.err
 native=$?
-env -i "${fixed_env[@]}" PHYBIN_LOG_LEVEL=2 PHYBIN_CACHE_DIR=off "$repo/scripts/phybin-world" "$program.x86_64" \
-  >phybin.out 2>phybin.err
+env -i "${fixed_env[@]}" PHYBIN_LOG_LEVEL=2 PHYBIN_CACHE_DIR=off "${settings[@]}" "$repo/scripts/phybin-world" \
+  "$program.x86_64" >phybin.out 2>phybin.err
 status=$?
 fail=0
 if [[ $native -ne $status ]]; then
@@ -90,6 +96,9 @@ if ! cmp -s native.out phybin.out; then
   diff native.out phybin.out | head -20
   fail=1
 fi
+for text in "${logs[@]}"; do
+  grep -qF -- "$text" phybin.err || { echo "FAIL: phybin's log does not show: $text"; fail=1; }
+done
 if ! grep -q "forwarding $soname to the native AArch64 library" phybin.err; then
   echo "FAIL: phybin's log does not show $soname forwarded"
   fail=1

@@ -263,5 +263,42 @@ TEST(ForwardMarshal, RecordResults) {
   EXPECT_EQ(st.gpr[RDX], 5u);
 }
 
+// Which functions translated code calls directly (ir CallNative): every
+// argument a scalar in a register, nothing converted.
+TEST(ForwardDirect, ShapesOfRegisterOnlyCalls) {
+  ir::NativeCallShape shape;
+  ASSERT_TRUE(direct_shape(*parse_signature("i32 : ptr u32 ptr ptr f32 i16 f64"), shape));
+  EXPECT_EQ(shape.ints, 5u);
+  EXPECT_EQ(shape.floats, 2u);
+  EXPECT_EQ(shape.widen[1], ir::Widen::U32);
+  EXPECT_EQ(shape.widen[4], ir::Widen::S16);
+  EXPECT_EQ(shape.result, ir::NativeResult::Int);
+  EXPECT_EQ(shape.result_widen, ir::Widen::S32);
+  shape.index = 0x1234;
+  const ir::NativeCallShape back = ir::NativeCallShape::unpack(shape.pack());
+  EXPECT_EQ(back.index, 0x1234u);
+  EXPECT_EQ(back.ints, 5u);
+  EXPECT_EQ(back.floats, 2u);
+  EXPECT_EQ(back.widen, shape.widen);
+  EXPECT_EQ(back.result, shape.result);
+  EXPECT_EQ(back.result_widen, shape.result_widen);
+  ASSERT_TRUE(direct_shape(*parse_signature("f32 : u16"), shape));
+  EXPECT_EQ(shape.result, ir::NativeResult::F32);
+  ASSERT_TRUE(direct_shape(*parse_signature("void :"), shape));
+  EXPECT_EQ(shape.result, ir::NativeResult::Void);
+}
+
+TEST(ForwardDirect, RefusesWhatNeedsConverting) {
+  ir::NativeCallShape shape;
+  for (const char* text : {"i32 : ptr fn<void,ptr> ptr",              // a guest function
+                           "u32 : rec8 u32",                          // a record
+                           "u32 : mem24",                             // a record on the stack
+                           "mem20 : i32",                             // a hidden result pointer
+                           "rec16 : ptr",                             // a two-register result
+                           "void : ptr ptr ptr ptr ptr ptr ptr",      // a stack argument
+                           "void : f64 f64 f64 f64 f64 f64 f64 f64 f64"})
+    EXPECT_FALSE(direct_shape(*parse_signature(text), shape)) << text;
+}
+
 }  // namespace
 }  // namespace phybin::forward
