@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <ucontext.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 
@@ -166,6 +167,26 @@ void request_delivery(ucontext_t* uc) {
   thread->force_exit(reinterpret_cast<const void*>(uc->uc_mcontext.pc));
 }
 
+// The native libraries' actions for SIGSEGV and SIGBUS
+// (keep_native_fault_action), read by the fault handler.
+struct sigaction g_native_fault_action[2];
+
+struct sigaction& native_fault_action(int sig) { return g_native_fault_action[sig == SIGBUS ? 1 : 0]; }
+
+// Runs a native library's handler for a fault that is not the guest's;
+// false when the library set none.
+bool run_native_fault_handler(int sig, siginfo_t* info, void* context) {
+  const struct sigaction& act = native_fault_action(sig);
+  if (act.sa_flags & SA_SIGINFO) {
+    if (!act.sa_sigaction) return false;
+    act.sa_sigaction(sig, info, context);
+    return true;
+  }
+  if (act.sa_handler == SIG_DFL || act.sa_handler == SIG_IGN) return false;
+  act.sa_handler(sig);
+  return true;
+}
+
 void fault_handler(int sig, siginfo_t* info, void* context) {
   auto* uc = static_cast<ucontext_t*>(context);
   if (info->si_code <= 0) {  // sent with kill() & co., not a fault
@@ -178,6 +199,10 @@ void fault_handler(int sig, siginfo_t* info, void* context) {
     return;
   if (sigjmp_buf* guard = sys::copy_guard()) siglongjmp(*guard, 1);
   if (thread && divert_guest_fault(sig, info, uc, *thread)) return;
+  // Not in translated code or phybin's stubs: a native library's fault.
+  const bool in_cache =
+      thread && thread->process().in_code_cache(reinterpret_cast<const void*>(uc->uc_mcontext.pc));
+  if (!in_cache && run_native_fault_handler(sig, info, context)) return;
   // phybin's own: say where, for the bug report (the process dies anyway).
   logf(LogLevel::Error, "phybin: internal fault: signal %d at pc %#llx (%s), address %#llx, guest thread %s", sig,
        static_cast<unsigned long long>(uc->uc_mcontext.pc),
@@ -189,6 +214,23 @@ void fault_handler(int sig, siginfo_t* info, void* context) {
 }
 
 }  // namespace
+
+int keep_native_fault_action(int sig, const struct sigaction* act, struct sigaction* old) {
+  if (!is_fault_signal_kept_aside(sig)) {
+    errno = EINVAL;
+    return -1;
+  }
+  struct sigaction& kept = native_fault_action(sig);
+  if (old) *old = kept;
+  if (act) {
+    kept = *act;
+    logf(LogLevel::Info, "phybin: a native library's handler for signal %d is kept aside: phybin's stays installed",
+         sig);
+  }
+  return 0;
+}
+
+bool is_fault_signal_kept_aside(int sig) { return sig == SIGSEGV || sig == SIGBUS; }
 
 void host_signal_handler(int sig, siginfo_t* info, void* context) {
   // SIGILL, SIGFPE and SIGTRAP from the kernel are phybin's own faults

@@ -38,6 +38,15 @@ inline GuestThreadFlags& thread_flags() { return g_guest_thread_flags; }
 // Installs phybin's SIGSEGV and SIGBUS handlers (faults of translated code,
 // writes to protected code pages) on an alternate host stack.
 void install_fault_handlers();
+
+// A native library's sigaction for SIGSEGV or SIGBUS (PoCL's LLVM installs
+// crash handlers): phybin's handlers stay installed, since translated code
+// and code-page protection need them; the library's is kept aside and runs
+// for the faults that are neither the guest's nor phybin's own (those of
+// the library's own threads).  Returns 0, or -1 with errno for another
+// signal.  `old` gets what the library set before (SIG_DFL at first).
+int keep_native_fault_action(int sig, const struct sigaction* act, struct sigaction* old);
+bool is_fault_signal_kept_aside(int sig);
 // The host handler of signals the guest handles (ProcessConfig).
 void host_signal_handler(int sig, siginfo_t* info, void* ucontext);
 
