@@ -52,4 +52,14 @@ static inline void cl_close(struct cl_setup *s) {
   clReleaseContext(s->context);
 }
 
+// The end of a program: its `count` buffers, its kernel, its program, then
+// the setup.
+static inline void cl_release(struct cl_setup *s, cl_program program, cl_kernel kernel, const cl_mem *mems,
+                              int count) {
+  for (int i = 0; i < count; ++i) clReleaseMemObject(mems[i]);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  cl_close(s);
+}
+
 #endif

@@ -27,9 +27,6 @@ int main(void) {
   check(clEnqueueNDRangeKernel(cl.queue, kernel, 1, NULL, &items, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel");
   check(clEnqueueReadBuffer(cl.queue, buffer, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), "clEnqueueReadBuffer");
   printf("x[0] %d, x[15] %d\n", out[0], out[15]);
-  clReleaseMemObject(buffer);
-  clReleaseKernel(kernel);
-  clReleaseProgram(program);
-  cl_close(&cl);
+  cl_release(&cl, program, kernel, &buffer, 1);
   return 0;
 }

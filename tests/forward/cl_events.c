@@ -98,9 +98,6 @@ int main(void) {
   printf("x[0] %d, x[1] %d, x[%d] %d, sum %ld\n", host[0], host[1], kItems - 1, host[kItems - 1], sum);
   for (int k = 0; k < kKernels; ++k) clReleaseEvent(done[k]);
   clReleaseEvent(gate);
-  clReleaseMemObject(buffer);
-  clReleaseKernel(kernel);
-  clReleaseProgram(program);
-  cl_close(&cl);
+  cl_release(&cl, program, kernel, &buffer, 1);
   return 0;
 }

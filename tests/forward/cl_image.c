@@ -72,10 +72,6 @@ int main(void) {
   for (int y = 0; y < 8; ++y)
     for (int x = 0; x < 16; ++x) region_wrong += memcmp(region_pixels[y][x], pixels[20 + y][10 + x], 4) != 0;
   printf("channel sums: %d wrong, total %llu; region read back: %d wrong\n", wrong, total, region_wrong);
-  clReleaseMemObject(sums);
-  clReleaseMemObject(image);
-  clReleaseKernel(kernel);
-  clReleaseProgram(program);
-  cl_close(&cl);
+  cl_release(&cl, program, kernel, (cl_mem[]){sums, image}, 2);
   return wrong != 0 || region_wrong != 0;
 }

@@ -62,11 +62,6 @@ int main(void) {
     }
   printf("C = A * B (%d x %d): %d entries differ from the CPU's, checksum %.1f\n", kM, kN, wrong, checksum);
   printf("C[0][0] %.1f, C[5][17] %.1f, C[63][79] %.1f\n", c[0], c[5 * kN + 17], c[kM * kN - 1]);
-  clReleaseMemObject(da);
-  clReleaseMemObject(db);
-  clReleaseMemObject(dc);
-  clReleaseKernel(kernel);
-  clReleaseProgram(program);
-  cl_close(&cl);
+  cl_release(&cl, program, kernel, (cl_mem[]){da, db, dc}, 3);
   return wrong != 0;
 }

@@ -72,9 +72,6 @@ int main(void) {
   for (int i = 0; i < kItems; ++i) total += host[i];
   printf("x[0] %d, x[7] %d, x[%d] %d, sum %ld, runs on the main thread %d\n", host[0], host[7], kItems - 1,
          host[kItems - 1], total, runs_here);
-  clReleaseKernel(kernel);
-  clReleaseProgram(program);
-  clReleaseMemObject(buffer);
-  cl_close(&cl);
+  cl_release(&cl, program, kernel, &buffer, 1);
   return 0;
 }

@@ -75,12 +75,7 @@ int main(void) {
   check(clFinish(queue), "clFinish");
   printf("squares: %d wrong, sum %.2f\n", wrong, squares);
   clReleaseEvent(done);
-  clReleaseMemObject(in);
-  clReleaseMemObject(out);
-  clReleaseMemObject(xs);
-  clReleaseKernel(sum);
   clReleaseKernel(square);
-  clReleaseProgram(program);
-  cl_close(&cl);
+  cl_release(&cl, program, sum, (cl_mem[]){in, out, xs}, 3);
   return total != expected || wrong != 0;
 }

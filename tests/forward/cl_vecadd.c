@@ -58,11 +58,6 @@ int main(void) {
     wrong += c[i] != a[i] + k * b[i];
   }
   printf("vector add of %d: %d wrong, sum %lld\n", N, wrong, sum);
-  clReleaseMemObject(da);
-  clReleaseMemObject(db);
-  clReleaseMemObject(dc);
-  clReleaseKernel(kernel);
-  clReleaseProgram(program);
-  cl_close(&cl);
+  cl_release(&cl, program, kernel, (cl_mem[]){da, db, dc}, 3);
   return wrong != 0;
 }
