@@ -27,6 +27,13 @@ struct FunctionEntry {
   const char* name;
   const char* signature;
   int handout;
+  int table_arg = -1, extension_arg = -1, length_arg = -1;  // fills a table of functions
+};
+struct TableEntry {
+  uint16_t extension;
+  bool in_first_version;  // in its 1.00 table
+  const char* name;
+  const char* signature;
 };
 struct LibraryEntry {
   const char* name;
@@ -35,6 +42,7 @@ struct LibraryEntry {
   const FunctionEntry* functions;
   size_t count;
   const FunctionEntry* handed_out;  // ends with a null name
+  const TableEntry* table_entries;  // ends with a null name
   bool rocm_layout;
   const char* environment;
 };
@@ -109,11 +117,13 @@ Forwarder::Forwarder(Options options)
   if (!direct_) fatal(ErrorCode::PHYBIN_ERR_HOST_MMAP, "no memory for the forwarded calls' table");
   handed_out_.reserve(kMaxHandedOut);  // never moves: calls use entries without the lock
   for (const LibraryEntry& e : kLibraries) {
-    Library lib{e.name, e.soname, e.package, {}, e.handed_out, e.rocm_layout, e.environment};
+    Library lib{e.name, e.soname, e.package, {}, e.handed_out, e.table_entries, e.rocm_layout, e.environment};
     lib.enabled = listed(options_.which, e.name);
     lib.guest_path = options_.guest_dir + "/" + e.soname;
-    for (size_t i = 0; i < e.count; ++i)
-      lib.functions.push_back(Function{e.functions[i].name, e.functions[i].signature, e.functions[i].handout});
+    for (size_t i = 0; i < e.count; ++i) {
+      const FunctionEntry& f = e.functions[i];
+      lib.functions.push_back(Function{f.name, f.signature, f.handout, {f.table_arg, f.extension_arg, f.length_arg}});
+    }
     libraries_.push_back(std::move(lib));
   }
 }
@@ -238,7 +248,7 @@ bool Forwarder::direct_shape(uint32_t index, ir::NativeCallShape& shape) {
     if (lib_index >= libraries_.size() || fn_index >= libraries_[lib_index].functions.size()) return false;
     const Library& lib = libraries_[lib_index];
     const Function& fn = lib.functions[fn_index];
-    if (!lib.enabled || fn.handout >= 0) return false;  // a handed-out result needs converting
+    if (!lib.enabled || fn.handout >= 0 || fn.table_arg[0] >= 0) return false;  // results to convert
     sig = parse_signature(fn.signature_text);
   }
   if (!sig || !forward::direct_shape(*sig, shape)) return false;
@@ -263,24 +273,18 @@ void Forwarder::prepare(Library& lib, Function& fn, uint32_t index) {
   fn.plan = std::move(*plan);
   fn.callbacks = sig->callbacks;
   std::atomic_ref<void*>(fn.native).store(native, std::memory_order_release);
-  if (fn.handout < 0) enable_direct(index, *sig, native);
+  if (fn.handout < 0 && fn.table_arg[0] < 0) enable_direct(index, *sig, native);
 }
 
-// A function the library handed out, named by the call's argument
-// fn.handout: the guest gets an entry bound to it when the headers
-// describe it (the build's handed-out table), else NULL, as from a library
-// without it.
-uint64_t Forwarder::hand_out(const Library& lib, const Function& fn, const NativeCall& call, uint64_t native) {
-  uint64_t name_address;
-  std::memcpy(&name_address, reinterpret_cast<const uint8_t*>(&call) + fn.plan.moves[fn.handout].to, 8);
-  const char* name = reinterpret_cast<const char*>(name_address);  // guest addresses are host addresses
-  const auto* described = static_cast<const FunctionEntry*>(lib.handed_out);
-  while (described->name && std::strcmp(described->name, name) != 0) ++described;
+// The guest's entry for a native function the library handed out, bound
+// to its description `signature` (nullptr: none), made once per function;
+// 0 (and a log line naming `via` and `name`) when it cannot be called.
+uint64_t Forwarder::entry_for(uint64_t native, const char* name, const char* signature, const char* via) {
   const std::lock_guard<std::mutex> guard(mutex_);
   if (auto it = entry_of_.find(native); it != entry_of_.end()) return it->second;
   std::string why = "no description of it";
-  const std::optional<Signature> sig = described->name ? parse_signature(described->signature) : std::nullopt;
-  std::optional<CallPlan> plan = sig && sig->callbacks.empty() ? plan_call(*sig, why) : std::nullopt;
+  const std::optional<Signature> sig = signature ? parse_signature(signature) : std::nullopt;
+  std::optional<CallPlan> plan = sig ? plan_call(*sig, why) : std::nullopt;
   if (plan && !entries_page_) {
     uint8_t page[kEntriesPage];
     for (uint32_t i = 0; i < kMaxHandedOut; ++i) {
@@ -290,19 +294,51 @@ uint64_t Forwarder::hand_out(const Library& lib, const Function& fn, const Nativ
     entries_page_ = sys::map_guest_code(page, sizeof page);
   }
   if (!plan || !entries_page_ || handed_out_.size() >= kMaxHandedOut) {
-    logf(LogLevel::Warn, "phybin: %s(\"%s\"): the guest gets NULL: %s", fn.name, name,
+    logf(LogLevel::Warn, "phybin: %s(\"%s\"): the guest gets NULL: %s", via, name,
          plan ? "no room for more handed-out functions" : why.c_str());
     return 0;
   }
-  handed_out_.push_back(HandedOut{reinterpret_cast<void*>(native), std::move(*plan), described->name,
-                                  described->signature});
+  handed_out_.push_back(
+      HandedOut{reinterpret_cast<void*>(native), std::move(*plan), name, signature, sig->callbacks});
   enable_direct(kHandedOutFirst + static_cast<uint32_t>(handed_out_.size() - 1), *sig,
                 reinterpret_cast<const void*>(native));
   const uint64_t entry = entries_page_ + (handed_out_.size() - 1) * x86::kForwardEntryBytes;
   entry_of_.emplace(native, entry);
-  logf(LogLevel::Debug, "phybin: %s hands out %s: guest entry %#llx", fn.name, name,
-       static_cast<unsigned long long>(entry));
+  logf(LogLevel::Debug, "phybin: %s hands out %s: guest entry %#llx", via, name, static_cast<unsigned long long>(entry));
   return entry;
+}
+
+// A function the library handed out, named by the call's argument
+// fn.handout: the guest gets an entry bound to it when the headers
+// describe it (the build's handed-out table), else NULL, as from a library
+// without it.
+uint64_t Forwarder::hand_out(const Library& lib, const Function& fn, const NativeCall& call, uint64_t native) {
+  const auto* name = reinterpret_cast<const char*>(argument(fn, call, fn.handout));  // guest addresses are host ones
+  const auto* described = static_cast<const FunctionEntry*>(lib.handed_out);
+  while (described->name && std::strcmp(described->name, name) != 0) ++described;
+  return entry_for(native, described->name ? described->name : name, described->signature, fn.name);
+}
+
+// A table of functions the library filled (an HSA extension's): each
+// native function in it becomes the guest's entry for it, by the
+// extension's layout in the description (its 1.00 table for a call
+// without a length).
+void Forwarder::convert_table(const Library& lib, const Function& fn, const NativeCall& call) {
+  const auto extension = static_cast<uint16_t>(argument(fn, call, fn.table_arg[1]));
+  const uint64_t table = argument(fn, call, fn.table_arg[0]);
+  const uint64_t slots = fn.table_arg[2] >= 0 ? argument(fn, call, fn.table_arg[2]) / 8 : ~uint64_t{0};
+  const auto* e = static_cast<const TableEntry*>(lib.table_entries);
+  uint64_t slot = 0;
+  for (; e->name && slot < slots; ++e) {
+    if (e->extension != extension || (fn.table_arg[2] < 0 && !e->in_first_version)) continue;
+    uint64_t native = 0;
+    const uint64_t at = table + 8 * slot++;
+    if (!sys::guest_read(&native, at, 8) || !native) continue;
+    const uint64_t entry = entry_for(native, e->name, e->signature, fn.name);
+    std::memcpy(reinterpret_cast<void*>(at), &entry, 8);  // guest addresses are host addresses
+  }
+  logf(LogLevel::Debug, "phybin: %s: %llu functions of extension %#x handed out", fn.name,
+       static_cast<unsigned long long>(slot), static_cast<unsigned>(extension));
 }
 
 // The native call on the guest's behalf, watched.
@@ -310,6 +346,20 @@ void Forwarder::run_native(const char* name, NativeCall& call, GuestState& st) {
   std::optional<Watchdog::Call> watched;
   if (watchdog_.on()) watched.emplace(watchdog_, name, call.x, st);
   native_call(call);
+}
+
+// A guest function among a call's arguments: the library gets a host one.
+void Forwarder::convert_callbacks(const std::vector<Callback>& callbacks, const CallPlan& plan, NativeCall& call,
+                                  GuestState& st, const char* via) {
+  for (const Callback& cb : callbacks) {
+    uint64_t guest_fn;
+    auto* place = reinterpret_cast<uint8_t*>(&call) + plan.moves[cb.arg].to;
+    std::memcpy(&guest_fn, place, 8);
+    if (!guest_fn) continue;
+    if (cb.thread == CallbackThread::Any) callbacks_.threads().ensure_started(st, via);
+    const uint64_t host_fn = callbacks_.host_function(guest_fn, cb.signature, via);
+    std::memcpy(place, &host_fn, 8);
+  }
 }
 
 void Forwarder::call_handed_out(GuestState& st, uint32_t entry) {
@@ -327,6 +377,7 @@ void Forwarder::call_handed_out(GuestState& st, uint32_t entry) {
   std::string why;
   if (!gather_args(h->plan, st, &sys::guest_read, call, why))
     fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(h->name) + ": " + why);
+  convert_callbacks(h->callbacks, h->plan, call, st, h->name);
   run_native(h->name, call, st);
   deliver_result(h->plan, call, st);
 }
@@ -374,17 +425,10 @@ void Forwarder::call(GuestState& st, uint32_t index) {
   std::string why;
   if (!gather_args(fn.plan, st, &sys::guest_read, call, why))
     fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(fn.name) + ": " + why);
-  for (const Callback& cb : fn.callbacks) {  // guest functions: the library gets host ones
-    uint64_t guest_fn;
-    auto* place = reinterpret_cast<uint8_t*>(&call) + fn.plan.moves[cb.arg].to;
-    std::memcpy(&guest_fn, place, 8);
-    if (!guest_fn) continue;
-    if (cb.thread == CallbackThread::Any) callbacks_.threads().ensure_started(st, fn.name);
-    const uint64_t host_fn = callbacks_.host_function(guest_fn, cb.signature, fn.name);
-    std::memcpy(place, &host_fn, 8);
-  }
+  convert_callbacks(fn.callbacks, fn.plan, call, st, fn.name);
   run_native(fn.name, call, st);
   if (fn.handout >= 0 && call.x0 != 0) call.x0 = hand_out(lib, fn, call, call.x0);
+  if (fn.table_arg[0] >= 0 && static_cast<uint32_t>(call.x0) == 0) convert_table(lib, fn, call);
   deliver_result(fn.plan, call, st);
 }
 

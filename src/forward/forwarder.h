@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -53,6 +54,9 @@ class Forwarder final : public sys::ForwardedCalls {
     const char* name;
     const char* signature_text;
     int handout = -1;  // returns the function its argument `handout` names
+    // Fills a table of functions: its arguments that are the table, the
+    // extension and the length in bytes (-1: none).
+    int table_arg[3] = {-1, -1, -1};
     CallPlan plan;  // made on the first call, before `native` is set
     std::vector<Callback> callbacks;  // its arguments that are guest functions
     void* native = nullptr;  // read and set atomically (std::atomic_ref)
@@ -63,6 +67,7 @@ class Forwarder final : public sys::ForwardedCalls {
     const char* package;
     std::vector<Function> functions;
     const void* handed_out;  // the build's table of the functions it hands out
+    const void* table_entries;  // the functions of the tables it fills, by extension
     bool rocm_layout;         // also in a ROCm installation's lib/
     const char* environment;  // prefixes of the variables it reads ("HSA_ ROCR_")
     bool enabled = false;
@@ -76,7 +81,17 @@ class Forwarder final : public sys::ForwardedCalls {
   void pass_environment();
   void prepare(Library& lib, Function& fn, uint32_t index);
   void enable_direct(uint32_t index, const Signature& sig, const void* native);
+  uint64_t entry_for(uint64_t native, const char* name, const char* signature, const char* via);
   uint64_t hand_out(const Library& lib, const Function& fn, const NativeCall& call, uint64_t native);
+  void convert_table(const Library& lib, const Function& fn, const NativeCall& call);
+  void convert_callbacks(const std::vector<Callback>& callbacks, const CallPlan& plan, NativeCall& call,
+                         GuestState& st, const char* via);
+  // Argument `index` of a call as the library gets it.
+  static uint64_t argument(const Function& fn, const NativeCall& call, int index) {
+    uint64_t v;
+    std::memcpy(&v, reinterpret_cast<const uint8_t*>(&call) + fn.plan.moves[static_cast<size_t>(index)].to, 8);
+    return v;
+  }
   void run_native(const char* name, NativeCall& call, GuestState& st);
   void call_handed_out(GuestState& st, uint32_t entry);
   void guest_side_call(GuestState& st, uint32_t number);
@@ -89,6 +104,7 @@ class Forwarder final : public sys::ForwardedCalls {
     CallPlan plan;
     const char* name;
     const char* signature;
+    std::vector<Callback> callbacks;  // its arguments that are guest functions
   };
   std::vector<HandedOut> handed_out_;
   std::unordered_map<uint64_t, uint64_t> entry_of_;  // native function -> guest entry

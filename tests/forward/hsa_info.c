@@ -3,10 +3,13 @@
 // 0x1008, where no GPU is).  Records travel by value (hsa_agent_t,
 // hsa_signal_t), a callback may come on the runtime's own threads
 // (hsa_amd_signal_async_handler), and an iterator calls back on this
-// thread.  The same source built for AArch64 and run natively prints the
-// same.
+// thread; the extension tables of functions the runtime fills are asked
+// for (without a GPU it fills none).  The same source built for AArch64
+// and run natively prints the same.
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
+#include <hsa/hsa_ext_image.h>
+#include <hsa/hsa_ven_amd_loader.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -45,6 +48,13 @@ int main(void) {
   report("hsa_signal_create", hsa_signal_create(1, 0, NULL, &signal));
   report("hsa_amd_signal_async_handler", hsa_amd_signal_async_handler(signal, HSA_SIGNAL_CONDITION_LT, 1, on_signal, NULL));
   report("hsa_signal_destroy", hsa_signal_destroy(signal));
+  hsa_ven_amd_loader_1_03_pfn_t loader = {0};
+  report("hsa_system_get_major_extension_table",
+         hsa_system_get_major_extension_table(HSA_EXTENSION_AMD_LOADER, 1, sizeof loader, &loader));
+  hsa_ext_images_1_00_pfn_t images = {0};
+  report("hsa_system_get_extension_table", hsa_system_get_extension_table(HSA_EXTENSION_IMAGES, 1, 0, &images));
+  printf("tables filled: %s, %s\n", loader.hsa_ven_amd_loader_query_host_address ? "loader" : "no loader",
+         images.hsa_ext_image_create ? "images" : "no images");
   if (init == HSA_STATUS_SUCCESS) report("hsa_shut_down", hsa_shut_down());
   return init == HSA_STATUS_SUCCESS ? 0 : 2;
 }

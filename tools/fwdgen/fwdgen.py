@@ -39,7 +39,8 @@ def die(message):
 
 def read_notes(path):
     """The annotation file: `key value...` lines; fn/extra lines may repeat."""
-    notes = {'header': [], 'define': [], 'extra': {}, 'skip': {}, 'callback': {}, 'handout': {}}
+    notes = {'header': [], 'define': [], 'extra': {}, 'skip': {}, 'callback': {}, 'handout': {}, 'table': {},
+             'tablelayout': []}
     for raw in open(path):
         line = raw.split('#', 1)[0].strip()
         if not line:
@@ -60,6 +61,12 @@ def read_notes(path):
         elif key == 'ext':  # ext NAME RET : ARGS  (a handed-out function no header describes)
             name, _, sig = rest.partition(' ')
             notes.setdefault('ext', {})[name] = sig.strip()
+        elif key == 'table':  # table NAME TABLE_ARG EXTENSION_ARG [LENGTH_ARG]: fills a table of functions
+            name, *indexes = rest.split()
+            notes['table'][name] = [int(i) for i in indexes] + ([-1] if len(indexes) == 2 else [])
+        elif key == 'tablelayout':  # tablelayout EXTENSION STRUCT [OLD_STRUCT]: what such a table holds
+            ext, *structs = rest.split()
+            notes['tablelayout'].append((int(ext, 0), structs))
         elif key == 'handout':  # handout NAME ARG_INDEX: returns the function named by that argument
             name, index = rest.split()
             notes['handout'][name] = int(index)
@@ -127,6 +134,46 @@ def declarations(tu):
                 walk(c)
     walk(tu.cursor)
     return {**plain, **found}
+
+
+def function_table(tu, struct, where):
+    """(field, signature) of a struct of function pointers (an HSA
+    extension table), in order."""
+    for c in tu.cursor.get_children():
+        if c.kind == ci.CursorKind.TYPEDEF_DECL and c.spelling == struct:
+            t = c.underlying_typedef_type.get_canonical()
+            break
+    else:
+        die(f'{where}: no typedef {struct} in the headers')
+    entries = []
+    for f in t.get_fields():
+        if not is_function_pointer(f.type):
+            die(f'{where}: {struct}.{f.spelling} is not a function pointer')
+        proto = f.type.get_canonical().get_pointee().get_canonical()
+        try:
+            sig = arg_class(proto.get_result(), f.spelling) + ' : ' + ' '.join(
+                arg_class(a, f.spelling) for a in proto.argument_types())
+        except Unclassified as e:
+            die(str(e))
+        entries.append((f.spelling, sig.rstrip()))
+    return entries
+
+
+def table_lines(notes, units):
+    """The table-filling functions and, per extension, the functions its
+    table holds (tableentry EXT OLD NAME SIG: OLD 1 for those of the old
+    call's 1.00 table, a prefix of the newest)."""
+    lines = [f'table {name} {" ".join(map(str, idx))}' for name, idx in sorted(notes['table'].items())]
+    for ext, structs in notes['tablelayout']:
+        tables = [[function_table(units[t], st, f'tablelayout {ext:#x}') for t in TARGETS] for st in structs]
+        for per_target in tables:
+            if per_target[0] != per_target[1]:
+                die(f'tablelayout {ext:#x}: the functions travel differently on the two targets')
+        newest, old = tables[0][0], tables[-1][0]
+        if newest[:len(old)] != old:
+            die(f'tablelayout {ext:#x}: {structs[-1]} is not the start of {structs[0]}')
+        lines += [f'tableentry {ext} {int(i < len(old))} {name} {sig}' for i, (name, sig) in enumerate(newest)]
+    return lines
 
 
 def handed_out_types(tu):
@@ -297,6 +344,7 @@ def describe(notes, library):
         for index, thread in sorted(notes['callback'].get(name, {}).items()):
             sig += f' @{index}={thread}'
         lines.append(f'fn {name} {version} {sig}'.rstrip())
+    lines += table_lines(notes, units)
     if notes['handout']:
         protos = {target: handed_out_types(units[target]) for target in TARGETS}
         for name, index in sorted(notes['handout'].items()):
