@@ -28,6 +28,7 @@ struct FunctionEntry {
   const char* signature;
   int handout;
   int table_arg = -1, extension_arg = -1, length_arg = -1;  // fills a table of functions
+  const char* host_map_failures = nullptr;  // "2 0x1008": results meaning host memory was not mapped
 };
 struct TableEntry {
   uint16_t extension;
@@ -123,6 +124,8 @@ Forwarder::Forwarder(Options options)
     for (size_t i = 0; i < e.count; ++i) {
       const FunctionEntry& f = e.functions[i];
       lib.functions.push_back(Function{f.name, f.signature, f.handout, {f.table_arg, f.extension_arg, f.length_arg}});
+      for (const std::string& r : names_in(f.host_map_failures ? f.host_map_failures : "", ' '))
+        if (!r.empty()) lib.functions.back().host_map_failures.push_back(static_cast<uint32_t>(std::stoul(r, nullptr, 0)));
     }
     libraries_.push_back(std::move(lib));
   }
@@ -248,7 +251,8 @@ bool Forwarder::direct_shape(uint32_t index, ir::NativeCallShape& shape) {
     if (lib_index >= libraries_.size() || fn_index >= libraries_[lib_index].functions.size()) return false;
     const Library& lib = libraries_[lib_index];
     const Function& fn = lib.functions[fn_index];
-    if (!lib.enabled || fn.handout >= 0 || fn.table_arg[0] >= 0) return false;  // results to convert
+    if (!lib.enabled || fn.handout >= 0 || fn.table_arg[0] >= 0 || !fn.host_map_failures.empty())
+      return false;  // results to convert or look at
     sig = parse_signature(fn.signature_text);
   }
   if (!sig || !forward::direct_shape(*sig, shape)) return false;
@@ -273,7 +277,7 @@ void Forwarder::prepare(Library& lib, Function& fn, uint32_t index) {
   fn.plan = std::move(*plan);
   fn.callbacks = sig->callbacks;
   std::atomic_ref<void*>(fn.native).store(native, std::memory_order_release);
-  if (fn.handout < 0 && fn.table_arg[0] < 0) enable_direct(index, *sig, native);
+  if (fn.handout < 0 && fn.table_arg[0] < 0 && fn.host_map_failures.empty()) enable_direct(index, *sig, native);
 }
 
 // The guest's entry for a native function the library handed out, bound
@@ -339,6 +343,21 @@ void Forwarder::convert_table(const Library& lib, const Function& fn, const Nati
   }
   logf(LogLevel::Debug, "phybin: %s: %llu functions of extension %#x handed out", fn.name,
        static_cast<unsigned long long>(slot), static_cast<unsigned>(extension));
+}
+
+// A runtime's answer that it could not map host memory for the device
+// (hipHostMalloc's hipErrorOutOfMemory, hsa_amd_memory_lock's
+// HSA_STATUS_ERROR_OUT_OF_RESOURCES): said once per function, at any log
+// level, with what to check; the program gets the answer as natively.
+void Forwarder::check_host_mapping(Function& fn, uint32_t result) {
+  if (std::find(fn.host_map_failures.begin(), fn.host_map_failures.end(), result) == fn.host_map_failures.end())
+    return;
+  if (std::atomic_ref<bool>(fn.host_map_reported).exchange(true)) return;
+  logf(LogLevel::Error,
+       "phybin: error %#x (PHYBIN_ERR_HOST_MMAP) in the native runtime: %s returned %#x: it could not map host "
+       "memory for the device; check the IOMMU (amd_iommu=on iommu=pt on the kernel command line), the locked-memory "
+       "limit (ulimit -l: ROCm wants unlimited) and the kernel's messages (dmesg)",
+       static_cast<unsigned>(ErrorCode::PHYBIN_ERR_HOST_MMAP), fn.name, result);
 }
 
 // The native call on the guest's behalf, watched.
@@ -429,6 +448,7 @@ void Forwarder::call(GuestState& st, uint32_t index) {
   run_native(fn.name, call, st);
   if (fn.handout >= 0 && call.x0 != 0) call.x0 = hand_out(lib, fn, call, call.x0);
   if (fn.table_arg[0] >= 0 && static_cast<uint32_t>(call.x0) == 0) convert_table(lib, fn, call);
+  if (!fn.host_map_failures.empty()) check_host_mapping(fn, static_cast<uint32_t>(call.x0));
   deliver_result(fn.plan, call, st);
 }
 

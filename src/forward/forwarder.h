@@ -57,6 +57,9 @@ class Forwarder final : public sys::ForwardedCalls {
     // Fills a table of functions: its arguments that are the table, the
     // extension and the length in bytes (-1: none).
     int table_arg[3] = {-1, -1, -1};
+    // Its results that mean the runtime could not map host memory.
+    std::vector<uint32_t> host_map_failures;
+    bool host_map_reported = false;  // std::atomic_ref
     CallPlan plan;  // made on the first call, before `native` is set
     std::vector<Callback> callbacks;  // its arguments that are guest functions
     void* native = nullptr;  // read and set atomically (std::atomic_ref)
@@ -84,6 +87,7 @@ class Forwarder final : public sys::ForwardedCalls {
   uint64_t entry_for(uint64_t native, const char* name, const char* signature, const char* via);
   uint64_t hand_out(const Library& lib, const Function& fn, const NativeCall& call, uint64_t native);
   void convert_table(const Library& lib, const Function& fn, const NativeCall& call);
+  void check_host_mapping(Function& fn, uint32_t result);
   void convert_callbacks(const std::vector<Callback>& callbacks, const CallPlan& plan, NativeCall& call,
                          GuestState& st, const char* via);
   // Argument `index` of a call as the library gets it.

@@ -36,6 +36,8 @@ int main() {
   report("hipGetDeviceProperties", hipGetDeviceProperties(&prop, 0));
   float *device = nullptr;
   report("hipMalloc", hipMalloc(&device, 1024));
+  void *pinned = nullptr;
+  report("hipHostMalloc", hipHostMalloc(&pinned, 4096, 0));
   hipLaunchKernelGGL(scale, dim3(4), dim3(64), 0, 0, device, 2.0f, 256);
   report("hipLaunchKernelGGL", hipGetLastError());
   scale<<<dim3(2, 2), dim3(32, 2)>>>(device, 0.5f, 256);

@@ -40,7 +40,7 @@ def die(message):
 def read_notes(path):
     """The annotation file: `key value...` lines; fn/extra lines may repeat."""
     notes = {'header': [], 'define': [], 'extra': {}, 'skip': {}, 'callback': {}, 'handout': {}, 'table': {},
-             'tablelayout': []}
+             'tablelayout': [], 'hostmap': {}}
     for raw in open(path):
         line = raw.split('#', 1)[0].strip()
         if not line:
@@ -64,6 +64,9 @@ def read_notes(path):
         elif key == 'table':  # table NAME TABLE_ARG EXTENSION_ARG [LENGTH_ARG]: fills a table of functions
             name, *indexes = rest.split()
             notes['table'][name] = [int(i) for i in indexes] + ([-1] if len(indexes) == 2 else [])
+        elif key == 'hostmap':  # hostmap NAME RESULT...: results that mean host memory could not be mapped
+            name, _, results = rest.partition(' ')
+            notes['hostmap'][name] = results.strip()
         elif key == 'tablelayout':  # tablelayout EXTENSION STRUCT [OLD_STRUCT]: what such a table holds
             ext, *structs = rest.split()
             notes['tablelayout'].append((int(ext, 0), structs))
@@ -345,6 +348,7 @@ def describe(notes, library):
             sig += f' @{index}={thread}'
         lines.append(f'fn {name} {version} {sig}'.rstrip())
     lines += table_lines(notes, units)
+    lines += [f'hostmap {name} {results}' for name, results in sorted(notes['hostmap'].items())]
     if notes['handout']:
         protos = {target: handed_out_types(units[target]) for target in TARGETS}
         for name, index in sorted(notes['handout'].items()):
