@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cinttypes>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 
@@ -84,7 +85,10 @@ uint64_t call_guest(GuestState& st, uint64_t fn, const CallPlan* plan, NativeCal
     frame->x0 = frame->x[0] = result;
     std::memcpy(&frame->d[0], &st.xmm[0], 8);
   }
-  st = saved;
+  // All but the native-call mark, which the run left as it must be now
+  // (GuestThread::run_until) and a flushing thread may change meanwhile.
+  static_assert(offsetof(GuestState, native_call) + sizeof(uint32_t) + 4 >= sizeof(GuestState));
+  std::memcpy(static_cast<void*>(&st), &saved, offsetof(GuestState, native_call));
   return result;
 }
 

@@ -207,10 +207,22 @@ void GuestThread::run() {
 // library's callback, from inside the forwarded call): runs from
 // state.rip until it returns to `stop`.  The thread is then back where it
 // was, in the forwarded call.
+//
+// When the thread was in a forwarded function called from translated code
+// (GuestState::native_call), the nested run is translated code like any
+// other (the mark is 0 meanwhile, so flushes wait for it); afterwards the
+// mark says 2 when a flush came or comes before the function returns, so
+// that the native_call stub does not return into code that may be gone.
+// The order matters: back in the cache first, then stopping is looked at.
 void GuestThread::run_until(uint64_t stop) {
   const Where where = where_.load();
+  std::atomic_ref<uint32_t> mark(state_->native_call);
+  const uint32_t outer = mark.exchange(0);
+  const unsigned generation = process_.flush_count();
   dispatch(stop);
   where_.store(where);
+  if (outer != 0)
+    mark.store(outer == 2 || process_.stopping() || process_.flush_count() != generation ? 2 : outer);
 }
 
 // The dispatcher: until the guest ends, or (stop != 0) reaches `stop`.
@@ -271,6 +283,10 @@ void GuestThread::dispatch(uint64_t stop) {
 // this thread in the cache (and waits for it to come out), or this thread
 // sees the flush (and waits for its end).
 bool GuestThread::enter_if_current(const uint32_t* code, unsigned generation) {
+  // Not in a forwarded function now, whatever a fault that left one said:
+  // cleared before the thread shows in the cache, so that a flusher that
+  // sees it there sees the 0 too.
+  std::atomic_ref<uint32_t>(state_->native_call).store(0);
   where_.store(Where::InCache);
   if (process_.stopping() || process_.flush_count() != generation) {
     where_.store(Where::Outside);
