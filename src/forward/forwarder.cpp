@@ -127,6 +127,9 @@ Forwarder::Forwarder(Options options)
       for (const std::string& r : names_in(f.host_map_failures ? f.host_map_failures : "", ' '))
         if (!r.empty()) lib.functions.back().host_map_failures.push_back(static_cast<uint32_t>(std::stoul(r, nullptr, 0)));
     }
+    if (lib.enabled)
+      for (std::string& prefix : names_in(lib.environment, ' '))
+        if (!prefix.empty()) environment_prefixes_.push_back(std::move(prefix));
     libraries_.push_back(std::move(lib));
   }
 }
@@ -182,15 +185,9 @@ bool Forwarder::load(Library& lib) {
 // first call: the runtimes read their variables when they start.
 void Forwarder::pass_environment() {
   if (!guest_environ_) return;
-  std::vector<std::string> prefixes;
-  for (const Library& lib : libraries_) {
-    if (!lib.enabled) continue;
-    const std::vector<std::string> words = names_in(std::string(lib.environment), ' ');
-    prefixes.insert(prefixes.end(), words.begin(), words.end());
-  }
-  const auto wanted = [&](std::string_view name) {
-    return std::any_of(prefixes.begin(), prefixes.end(),
-                       [&](const std::string& p) { return !p.empty() && name.substr(0, p.size()) == p; });
+  const auto wanted = [this](std::string_view name) {
+    return std::any_of(environment_prefixes_.begin(), environment_prefixes_.end(),
+                       [&](const std::string& p) { return name.substr(0, p.size()) == p; });
   };
   std::vector<std::string> guest_names;
   uint64_t array = 0;
@@ -251,8 +248,7 @@ bool Forwarder::direct_shape(uint32_t index, ir::NativeCallShape& shape) {
     if (lib_index >= libraries_.size() || fn_index >= libraries_[lib_index].functions.size()) return false;
     const Library& lib = libraries_[lib_index];
     const Function& fn = lib.functions[fn_index];
-    if (!lib.enabled || fn.handout >= 0 || fn.table_arg[0] >= 0 || !fn.host_map_failures.empty())
-      return false;  // results to convert or look at
+    if (!lib.enabled || fn.result_looked_at()) return false;
     sig = parse_signature(fn.signature_text);
   }
   if (!sig || !forward::direct_shape(*sig, shape)) return false;
@@ -277,7 +273,7 @@ void Forwarder::prepare(Library& lib, Function& fn, uint32_t index) {
   fn.plan = std::move(*plan);
   fn.callbacks = sig->callbacks;
   std::atomic_ref<void*>(fn.native).store(native, std::memory_order_release);
-  if (fn.handout < 0 && fn.table_arg[0] < 0 && fn.host_map_failures.empty()) enable_direct(index, *sig, native);
+  if (!fn.result_looked_at()) enable_direct(index, *sig, native);
 }
 
 // The guest's entry for a native function the library handed out, bound

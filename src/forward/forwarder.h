@@ -63,6 +63,9 @@ class Forwarder final : public sys::ForwardedCalls {
     CallPlan plan;  // made on the first call, before `native` is set
     std::vector<Callback> callbacks;  // its arguments that are guest functions
     void* native = nullptr;  // read and set atomically (std::atomic_ref)
+    // phybin looks at its result after the call (a handed-out function, a
+    // table, a host-mapping failure): it never takes the direct way.
+    bool result_looked_at() const { return handout >= 0 || table_arg[0] >= 0 || !host_map_failures.empty(); }
   };
   struct Library {
     const char* name;
@@ -123,8 +126,10 @@ class Forwarder final : public sys::ForwardedCalls {
   };
   std::unique_ptr<const void*[], FreeTable> direct_;
   // The guest's `environ` variable (its C library's, told by the guest
-  // sides), for the variables the native libraries read.
+  // sides), for the variables the native libraries read: those whose
+  // names start with one of the enabled libraries' prefixes.
   uint64_t guest_environ_ = 0;
+  std::vector<std::string> environment_prefixes_;
   std::mutex mutex_;
   Callbacks callbacks_;
   Watchdog watchdog_;
