@@ -139,6 +139,12 @@ def declarations(tu):
     return {**plain, **found}
 
 
+def proto_signature(proto, where):
+    """'RESULT : ARG...' of a function prototype (raises Unclassified)."""
+    return (arg_class(proto.get_result(), where) + ' : ' +
+            ' '.join(arg_class(a, where) for a in proto.argument_types())).rstrip()
+
+
 def function_table(tu, struct, where):
     """(field, signature) of a struct of function pointers (an HSA
     extension table), in order."""
@@ -154,11 +160,9 @@ def function_table(tu, struct, where):
             die(f'{where}: {struct}.{f.spelling} is not a function pointer')
         proto = f.type.get_canonical().get_pointee().get_canonical()
         try:
-            sig = arg_class(proto.get_result(), f.spelling) + ' : ' + ' '.join(
-                arg_class(a, f.spelling) for a in proto.argument_types())
+            entries.append((f.spelling, proto_signature(proto, f.spelling)))
         except Unclassified as e:
             die(str(e))
-        entries.append((f.spelling, sig.rstrip()))
     return entries
 
 
@@ -328,7 +332,7 @@ def describe(notes, library):
             sigs = []
             for target in TARGETS:
                 d = decls[target][name]
-                try:
+                try:  # by the declaration's parameters: a C `f()` has no prototype
                     params = [arg_class(a.type, f'{name} ({target})') for a in d.get_arguments()]
                     ret = arg_class(d.result_type, f'{name} ({target})')
                 except Unclassified as e:
@@ -357,15 +361,12 @@ def describe(notes, library):
             other = protos[TARGETS[1]].get(name)
             if other is None:
                 continue
-            sigs = []
             try:
-                for p in (proto, other):
-                    sigs.append(arg_class(p.get_result(), name) + ' : ' +
-                                ' '.join(arg_class(a, name) for a in p.argument_types()))
+                sigs = [proto_signature(p, name) for p in (proto, other)]
             except Unclassified:
                 continue  # a type without a class yet: not handed out
             if sigs[0] == sigs[1] and 'fn<' not in sigs[0] and name not in notes.get('ext', {}):
-                lines.append(f'ext {name} {sigs[0]}'.rstrip())
+                lines.append(f'ext {name} {sigs[0]}')
         for name, sig in sorted(notes.get('ext', {}).items()):
             lines.append(f'ext {name} {sig}')
     for record, t in sorted(records.get(TARGETS[0], {}).items()):
