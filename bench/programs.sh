@@ -54,10 +54,8 @@ run_program_phybin() {
   local name=$1 what=$2
   shift 2
   local dir=$OUT/runs/$name
-  local -a pass_on=()
-  [[ -n ${PHYBIN_BIN:-} ]] && pass_on+=("PHYBIN_BIN=$PHYBIN_BIN")
-  measure "$name" "$what" "${pass_on[@]}" "PHYBIN_ARM64_ROOT=$PHYBIN_ARM64_ROOT" "PHYBIN_QEMU_CPU=$CPU" \
-    "PHYBIN_QEMU_PLUGIN=$PLUGIN,outfile=$dir/$what.insns" "PHYBIN_ROOTFS=$PHYBIN_AMD64_ROOT" \
+  phybin_settings "outfile=$dir/$what.insns"
+  measure "$name" "$what" "${PHYBIN_SETTINGS[@]}" "PHYBIN_ROOTFS=$PHYBIN_AMD64_ROOT" \
     "PHYBIN_CACHE_DIR=$dir/translations" "${PHYBIN_ENV[@]}" "${RUNNER[@]}" "$@"
   if ((run_status != 0)) || [[ -s $dir/$what.out ]]; then
     P_STATUS[$name]=FAIL P_NOTE[$name]="phybin $what: $(failure_note "$run_status" "$dir/$what.err")"
@@ -65,24 +63,38 @@ run_program_phybin() {
   fi
 }
 
+# The native OpenCL library and phybin's guest side of it, in
+# OPENCL_NATIVE_LIB and OPENCL_GUEST_LIB; false when one is missing.
+find_opencl_libraries() {
+  OPENCL_NATIVE_LIB=$PHYBIN_ARM64_ROOT/usr/lib/aarch64-linux-gnu/libOpenCL.so.1
+  OPENCL_GUEST_LIB=$(dirname "${PHYBIN_BIN:-$PHYBIN_REPO/build/arm64/phybin}")/guest-libs/libOpenCL.so.1
+  [[ -e $OPENCL_NATIVE_LIB && -e $OPENCL_GUEST_LIB ]]
+}
+
+# build_opencl_pair SRC OUT: OUT.x86_64 against phybin's guest side and
+# OUT.aarch64 against the native library (find_opencl_libraries first);
+# false, with the compilers' messages in OUT.build.err, when one fails.
+build_opencl_pair() {
+  local src=$1 out=$2
+  gcc -O2 -o "$out.x86_64" "$src" "$OPENCL_GUEST_LIB" -lpthread 2>"$out.build.err" &&
+    aarch64-linux-gnu-gcc -O2 -idirafter /usr/include -o "$out.aarch64" "$src" "$OPENCL_NATIVE_LIB" -lpthread \
+      -Wl,-rpath-link,"$(dirname "$OPENCL_NATIVE_LIB")" 2>>"$out.build.err"
+}
+
 # run_forward_calls: fills F_* from two runs of each build of
 # forward_calls.c (1 and 1001 calls): the difference over 1000 calls.
 run_forward_calls() {
-  local dir=$OUT/runs/$FORWARD_NAME src=$PHYBIN_REPO/bench/forward_calls.c
-  local native_lib=$PHYBIN_ARM64_ROOT/usr/lib/aarch64-linux-gnu/libOpenCL.so.1
-  local guest_lib
-  guest_lib=$(dirname "${PHYBIN_BIN:-$PHYBIN_REPO/build/arm64/phybin}")/guest-libs/libOpenCL.so.1
+  local dir=$OUT/runs/$FORWARD_NAME
   F_STATUS=ok F_NOTE="" F_NATIVE="" F_PHYBIN=""
-  if [[ ! -e $native_lib || ! -e $guest_lib || ! -e /usr/include/CL/cl.h ]]; then
-    F_STATUS=ERROR F_NOTE="needs $native_lib (scripts/bootstrap), $guest_lib (scripts/build) and opencl-c-headers"
+  if ! find_opencl_libraries || [[ ! -e /usr/include/CL/cl.h ]]; then
+    F_STATUS=ERROR
+    F_NOTE="needs $OPENCL_NATIVE_LIB (scripts/bootstrap), $OPENCL_GUEST_LIB (scripts/build) and opencl-c-headers"
     return
   fi
   mkdir -p "$dir"
   say "running $FORWARD_NAME"
-  if ! gcc -O2 -o "$dir/calls.x86_64" "$src" "$guest_lib" 2>"$dir/build.err" ||
-    ! aarch64-linux-gnu-gcc -O2 -idirafter /usr/include -o "$dir/calls.aarch64" "$src" "$native_lib" \
-      -Wl,-rpath-link,"$(dirname "$native_lib")" 2>>"$dir/build.err"; then
-    F_STATUS=ERROR F_NOTE="build failed: $(head -c 200 "$dir/build.err")"
+  if ! build_opencl_pair "$PHYBIN_REPO/bench/forward_calls.c" "$dir/calls"; then
+    F_STATUS=ERROR F_NOTE="build failed: $(head -c 200 "$dir/calls.build.err")"
     return
   fi
   local n counts_native=() counts_phybin=()
@@ -90,10 +102,8 @@ run_forward_calls() {
     measure "$FORWARD_NAME" "native$n" /usr/bin/qemu-aarch64 -L "$PHYBIN_ARM64_ROOT" -cpu "$CPU" \
       -plugin "$PLUGIN,outfile=$dir/native$n.insns" "$dir/calls.aarch64" "$n"
     counts_native+=("$(insn_count "$dir/native$n.insns")")
-    local -a pass_on=()
-    [[ -n ${PHYBIN_BIN:-} ]] && pass_on+=("PHYBIN_BIN=$PHYBIN_BIN")
-    measure "$FORWARD_NAME" "phybin$n" "${pass_on[@]}" "PHYBIN_ARM64_ROOT=$PHYBIN_ARM64_ROOT" "PHYBIN_QEMU_CPU=$CPU" \
-      "PHYBIN_QEMU_PLUGIN=$PLUGIN,outfile=$dir/phybin$n.insns" "PHYBIN_ROOTFS=$PHYBIN_AMD64_ROOT" \
+    phybin_settings "outfile=$dir/phybin$n.insns"
+    measure "$FORWARD_NAME" "phybin$n" "${PHYBIN_SETTINGS[@]}" "PHYBIN_ROOTFS=$PHYBIN_AMD64_ROOT" \
       PHYBIN_CACHE_DIR=off "${RUNNER[@]}" "$dir/calls.x86_64" "$n"
     if ((run_status != 0)); then
       F_STATUS=FAIL F_NOTE="phybin: $(failure_note "$run_status" "$dir/phybin$n.err")"
@@ -110,22 +120,19 @@ run_forward_calls() {
 # compiler wants the tree's own paths); every measured run then finds the
 # kernel there, as a program run twice does.
 run_opencl_programs() {
-  local native_lib=$PHYBIN_ARM64_ROOT/usr/lib/aarch64-linux-gnu/libOpenCL.so.1 prog
-  local guest_lib
-  guest_lib=$(dirname "${PHYBIN_BIN:-$PHYBIN_REPO/build/arm64/phybin}")/guest-libs/libOpenCL.so.1
+  local prog
   for prog in "${OPENCL_PROGRAMS[@]}"; do
-    local dir=$OUT/runs/$prog src=$PHYBIN_REPO/tests/forward/$prog.c
+    local dir=$OUT/runs/$prog
     O_STATUS[$prog]=ok O_NOTE[$prog]="" O_NATIVE[$prog]="" O_PHYBIN[$prog]=""
-    if [[ ! -e $native_lib || ! -e $guest_lib ]]; then
-      O_STATUS[$prog]=ERROR O_NOTE[$prog]="needs $native_lib (scripts/bootstrap) and $guest_lib (scripts/build)"
+    if ! find_opencl_libraries; then
+      O_STATUS[$prog]=ERROR
+      O_NOTE[$prog]="needs $OPENCL_NATIVE_LIB (scripts/bootstrap) and $OPENCL_GUEST_LIB (scripts/build)"
       continue
     fi
     say "running $prog"
     mkdir -p "$dir"
-    if ! gcc -O2 -o "$dir/$prog.x86_64" "$src" "$guest_lib" -lpthread 2>"$dir/build.err" ||
-      ! aarch64-linux-gnu-gcc -O2 -idirafter /usr/include -o "$dir/$prog.aarch64" "$src" "$native_lib" -lpthread \
-        -Wl,-rpath-link,"$(dirname "$native_lib")" 2>>"$dir/build.err"; then
-      O_STATUS[$prog]=ERROR O_NOTE[$prog]="build failed: $(head -c 200 "$dir/build.err")"
+    if ! build_opencl_pair "$PHYBIN_REPO/tests/forward/$prog.c" "$dir/$prog"; then
+      O_STATUS[$prog]=ERROR O_NOTE[$prog]="build failed: $(head -c 200 "$dir/$prog.build.err")"
       continue
     fi
     local cache=(POCL_CACHE_DIR="$dir/pocl-cache")
@@ -141,14 +148,12 @@ run_opencl_programs() {
       O_STATUS[$prog]=ERROR O_NOTE[$prog]="native AArch64: $(failure_note "$run_status" "$dir/native.err")"
       continue
     fi
-    local -a pass_on=()
-    [[ -n ${PHYBIN_BIN:-} ]] && pass_on+=("PHYBIN_BIN=$PHYBIN_BIN")
     rm -rf "$dir/translations"
     local what
     for what in cold warm; do
-      measure "$prog" "$what" "${cache[@]}" "${pass_on[@]}" "PHYBIN_ARM64_ROOT=$PHYBIN_ARM64_ROOT" \
-        "PHYBIN_QEMU_CPU=$CPU" "PHYBIN_QEMU_PLUGIN=$PLUGIN,outfile=$dir/$what.insns" \
-        "PHYBIN_ROOTFS=$PHYBIN_AMD64_ROOT" "PHYBIN_CACHE_DIR=$dir/translations" "${RUNNER[@]}" "$dir/$prog.x86_64"
+      phybin_settings "outfile=$dir/$what.insns"
+      measure "$prog" "$what" "${cache[@]}" "${PHYBIN_SETTINGS[@]}" "PHYBIN_ROOTFS=$PHYBIN_AMD64_ROOT" \
+        "PHYBIN_CACHE_DIR=$dir/translations" "${RUNNER[@]}" "$dir/$prog.x86_64"
       if ((run_status != 0)) || ! cmp -s "$dir/native.out" "$dir/$what.out"; then
         O_STATUS[$prog]=FAIL O_NOTE[$prog]="phybin $what: $(failure_note "$run_status" "$dir/$what.err")"
         continue 2

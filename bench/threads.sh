@@ -31,7 +31,7 @@ thread_fail() {
 run_thread_config() {
   local name=$1 t=$2 key=$1.t$2
   local dir=$OUT/runs/$key
-  local -a argv pass_on=()
+  local -a argv
   read -ra argv <<<"$(thread_args "$name" "$t")"
   measure "$key" x86_64 "$OUT/x86_64-mt/$name" "${argv[@]}"
   local ref_status=$run_status
@@ -44,13 +44,11 @@ run_thread_config() {
   judge "$key" aarch64 "$ref_status"
   [[ $verdict == ok ]] || { thread_fail "$name" ERROR "native AArch64 ($t threads): $note"; return; }
   T_NATIVE[$key]=$(insn_count "$dir/aarch64.insns")
-  [[ -n ${PHYBIN_BIN:-} ]] && pass_on+=("PHYBIN_BIN=$PHYBIN_BIN")
-  [[ -n ${PHYBIN_ARM64_ROOT:-} ]] && pass_on+=("PHYBIN_ARM64_ROOT=$PHYBIN_ARM64_ROOT")
   local mode modes=(auto strict)
   ((t == 1)) && modes=(off)
   for mode in "${modes[@]}"; do
-    measure "$key" "phybin_$mode" "${pass_on[@]}" "PHYBIN_QEMU_CPU=$CPU" "PHYBIN_TSO=$mode" \
-      "PHYBIN_QEMU_PLUGIN=$PLUGIN,outfile=$dir/phybin_$mode.insns,mode=cb" "${PHYBIN_ENV[@]}" \
+    phybin_settings "outfile=$dir/phybin_$mode.insns,mode=cb"
+    measure "$key" "phybin_$mode" "${PHYBIN_SETTINGS[@]}" "PHYBIN_TSO=$mode" "${PHYBIN_ENV[@]}" \
       "${RUNNER[@]}" "$OUT/x86_64-mt/$name" "${argv[@]}"
     judge "$key" "phybin_$mode" "$ref_status"
     if [[ $verdict != ok ]]; then
