@@ -47,6 +47,17 @@ static inline cl_program cl_build(const struct cl_setup *s, const char *source,
   return program;
 }
 
+// The kernel `name` of `program`.
+static inline cl_kernel cl_kernel_named(cl_program program, const char *name) {
+  cl_int err;
+  cl_kernel kernel = clCreateKernel(program, name, &err);
+  if (err != CL_SUCCESS) {
+    printf("clCreateKernel %s failed: %d\n", name, err);
+    exit(1);
+  }
+  return kernel;
+}
+
 static inline void cl_close(struct cl_setup *s) {
   clReleaseCommandQueue(s->queue);
   clReleaseContext(s->context);

@@ -17,8 +17,7 @@ int main(void) {
   printf("device: %.5s, %u compute unit(s)\n", name, units);
   cl_program program = cl_build(&cl, "__kernel void fill(__global int *x) { x[get_global_id(0)] = 7; }\n", NULL, NULL);
   cl_int err;
-  cl_kernel kernel = clCreateKernel(program, "fill", &err);
-  check(err, "clCreateKernel");
+  cl_kernel kernel = cl_kernel_named(program, "fill");
   int out[16] = {0};
   cl_mem buffer = clCreateBuffer(cl.context, CL_MEM_WRITE_ONLY, sizeof out, NULL, &err);
   check(err, "clCreateBuffer");

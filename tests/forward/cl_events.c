@@ -62,8 +62,7 @@ int main(void) {
   cl_program program = cl_build(
       &cl, "__kernel void triple(__global int *x, int add) { size_t i = get_global_id(0); x[i] = x[i] * 3 + add; }\n",
       NULL, NULL);
-  cl_kernel kernel = clCreateKernel(program, "triple", &err);
-  check(err, "clCreateKernel");
+  cl_kernel kernel = cl_kernel_named(program, "triple");
   int host[kItems];
   for (int i = 0; i < kItems; ++i) host[i] = i - kItems / 2;
   cl_mem buffer = clCreateBuffer(cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);

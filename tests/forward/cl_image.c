@@ -45,8 +45,7 @@ int main(void) {
   printf("image %dx%d, order %#x, type %#x\n", W, H, got.image_channel_order, got.image_channel_data_type);
 
   cl_program program = cl_build(&cl, kSource, NULL, NULL);
-  cl_kernel kernel = clCreateKernel(program, "channel_sum", &err);
-  check(err, "clCreateKernel");
+  cl_kernel kernel = cl_kernel_named(program, "channel_sum");
   cl_mem sums = clCreateBuffer(context, CL_MEM_WRITE_ONLY, W * H * sizeof(cl_uint), NULL, &err);
   check(err, "clCreateBuffer");
   check(clSetKernelArg(kernel, 0, sizeof image, &image), "clSetKernelArg 0");

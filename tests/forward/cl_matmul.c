@@ -34,8 +34,7 @@ int main(void) {
   struct cl_setup cl = cl_open();
   cl_int err;
   cl_program program = cl_build(&cl, kSource, NULL, NULL);
-  cl_kernel kernel = clCreateKernel(program, "matmul", &err);
-  check(err, "clCreateKernel");
+  cl_kernel kernel = cl_kernel_named(program, "matmul");
   cl_mem da = clCreateBuffer(cl.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof a, a, &err);
   check(err, "clCreateBuffer a");
   cl_mem db = clCreateBuffer(cl.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof b, b, &err);

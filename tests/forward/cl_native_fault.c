@@ -40,8 +40,7 @@ int main(void) {
   printf("platform %s; faults caught %d, at the bad address %s\n", name, faults, at_bad_address ? "yes" : "no");
   cl_int err;
   cl_program program = cl_build(&cl, "__kernel void inc(__global int *x) { x[get_global_id(0)] += 1; }\n", NULL, NULL);
-  cl_kernel kernel = clCreateKernel(program, "inc", &err);
-  check(err, "clCreateKernel");
+  cl_kernel kernel = cl_kernel_named(program, "inc");
   int data[256];
   for (int i = 0; i < 256; ++i) data[i] = i;
   cl_mem buffer = clCreateBuffer(cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof data, data, &err);

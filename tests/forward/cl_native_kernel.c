@@ -60,8 +60,7 @@ int main(void) {
           "clEnqueueNativeKernel");
   }
   cl_program program = cl_build(&cl, "__kernel void plus(__global int *x) { x[get_global_id(0)] += 1; }\n", NULL, NULL);
-  cl_kernel kernel = clCreateKernel(program, "plus", &err);
-  check(err, "clCreateKernel");
+  cl_kernel kernel = cl_kernel_named(program, "plus");
   check(clSetKernelArg(kernel, 0, sizeof buffer, &buffer), "clSetKernelArg");
   const size_t items = kItems;
   check(clEnqueueNDRangeKernel(cl.queue, kernel, 1, NULL, &items, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel");

@@ -27,10 +27,8 @@ int main(void) {
   cl_command_queue queue = cl.queue;
   cl_int err;
   cl_program program = cl_build(&cl, kSource, NULL, NULL);
-  cl_kernel sum = clCreateKernel(program, "sum", &err);
-  check(err, "clCreateKernel sum");
-  cl_kernel square = clCreateKernel(program, "square", &err);
-  check(err, "clCreateKernel square");
+  cl_kernel sum = cl_kernel_named(program, "sum");
+  cl_kernel square = cl_kernel_named(program, "square");
 
   static int data[N], partial[N / GROUP];
   long long expected = 0;

@@ -32,8 +32,7 @@ int main(void) {
   cl_command_queue queue = cl.queue;
   cl_int err;
   cl_program program = cl_build(&cl, kSource, NULL, NULL);
-  cl_kernel kernel = clCreateKernel(program, "add", &err);
-  check(err, "clCreateKernel");
+  cl_kernel kernel = cl_kernel_named(program, "add");
 
   static int a[N], b[N], c[N];
   for (int i = 0; i < N; ++i) a[i] = i * 7 - 1000, b[i] = (i * 13) % 101;
