@@ -10,6 +10,11 @@ PHYBIN_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shared libraries from (x86-64 machines only).
 PHYBIN_ARM64_ROOT=${PHYBIN_ARM64_ROOT:-/var/cache/phybin/arm64-root}
 
+# A second ARM64 world with ROCm 6 (libamdhip64.so.6, from Debian's
+# unstable suite: bookworm has ROCm 5.2 only), where the forwarding of a
+# second soname of one library is tested.
+PHYBIN_ROCM6_ROOT=${PHYBIN_ROCM6_ROOT:-/var/cache/phybin/arm64-rocm6}
+
 # A separate amd64 Debian (minbase and the programs the acceptance tests
 # run), for PHYBIN_ROOTFS: the world binds it at the same path.
 PHYBIN_AMD64_ROOT=${PHYBIN_AMD64_ROOT:-/var/cache/phybin/amd64-root}

@@ -27,6 +27,7 @@ struct FunctionEntry {
   const char* name;
   const char* signature;
   int handout;
+  int handout_out = -1;  // hands out through this pointer argument, not its result
   int table_arg = -1, extension_arg = -1, length_arg = -1;  // fills a table of functions
   const char* host_map_failures = nullptr;  // "2 0x1008": results meaning host memory was not mapped
 };
@@ -99,7 +100,8 @@ bool listed(const std::string& which, const char* name) {
 
 std::vector<std::string> Forwarder::known_libraries() {
   std::vector<std::string> names;
-  for (const LibraryEntry& e : kLibraries) names.emplace_back(e.name);
+  for (const LibraryEntry& e : kLibraries)  // one name for each soname of a library (hip)
+    if (std::find(names.begin(), names.end(), e.name) == names.end()) names.emplace_back(e.name);
   return names;
 }
 
@@ -123,7 +125,7 @@ Forwarder::Forwarder(Options options)
     lib.guest_path = options_.guest_dir + "/" + e.soname;
     for (size_t i = 0; i < e.count; ++i) {
       const FunctionEntry& f = e.functions[i];
-      lib.functions.push_back(Function{f.name, f.signature, f.handout, {f.table_arg, f.extension_arg, f.length_arg}});
+      lib.functions.push_back(Function{f.name, f.signature, f.handout, f.handout_out, {f.table_arg, f.extension_arg, f.length_arg}});
       for (const std::string& r : names_in(f.host_map_failures ? f.host_map_failures : "", ' '))
         if (!r.empty()) lib.functions.back().host_map_failures.push_back(static_cast<uint32_t>(std::stoul(r, nullptr, 0)));
     }
@@ -308,15 +310,42 @@ uint64_t Forwarder::entry_for(uint64_t native, const char* name, const char* sig
   return entry;
 }
 
+// The guest gets its entries for the functions a call hands out: as its
+// result (clGetExtensionFunctionAddress), or through a pointer argument
+// when the call answers 0 (HIP's hipGetProcAddress).
+void Forwarder::deliver_handed_out(const Library& lib, const Function& fn, NativeCall& call) {
+  if (fn.handout_out < 0) {
+    if (call.x0 != 0) call.x0 = hand_out(lib, fn, call, call.x0);
+    return;
+  }
+  const uint64_t out = argument(fn, call, fn.handout_out);
+  uint64_t native = 0;
+  if (static_cast<uint32_t>(call.x0) != 0 || !sys::guest_read(&native, out, 8) || !native) return;
+  const uint64_t entry = hand_out(lib, fn, call, native);
+  std::memcpy(reinterpret_cast<void*>(out), &entry, 8);  // guest addresses are host addresses
+}
+
 // A function the library handed out, named by the call's argument
-// fn.handout: the guest gets an entry bound to it when the headers
-// describe it (the build's handed-out table), else NULL, as from a library
-// without it.
+// fn.handout: the guest gets an entry bound to its description, from the
+// build's table of handed-out functions by that name, else from the
+// library's own export at that address (hipGetProcAddress hands out
+// exports, under the name of the version asked for:
+// "hipGetDeviceProperties" at version 600 is hipGetDevicePropertiesR0600);
+// NULL when nothing describes it, as from a library without it.
 uint64_t Forwarder::hand_out(const Library& lib, const Function& fn, const NativeCall& call, uint64_t native) {
   const auto* name = reinterpret_cast<const char*>(argument(fn, call, fn.handout));  // guest addresses are host ones
   const auto* described = static_cast<const FunctionEntry*>(lib.handed_out);
   while (described->name && std::strcmp(described->name, name) != 0) ++described;
-  return entry_for(native, described->name ? described->name : name, described->signature, fn.name);
+  if (described->name) return entry_for(native, described->name, described->signature, fn.name);
+  void* const address = reinterpret_cast<void*>(native);
+  Dl_info info{};
+  if (dladdr(address, &info) && info.dli_sname && info.dli_saddr == address) {
+    for (const Function& own : lib.functions) {
+      if (std::strcmp(own.name, info.dli_sname) == 0 && *own.signature_text && dlsym(lib.handle, own.name) == address)
+        return entry_for(native, own.name, own.signature_text, fn.name);
+    }
+  }
+  return entry_for(native, name, nullptr, fn.name);
 }
 
 // A table of functions the library filled (an HSA extension's): each
@@ -442,7 +471,7 @@ void Forwarder::call(GuestState& st, uint32_t index) {
     fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(fn.name) + ": " + why);
   convert_callbacks(fn.callbacks, fn.plan, call, st, fn.name);
   run_native(fn.name, call, st);
-  if (fn.handout >= 0 && call.x0 != 0) call.x0 = hand_out(lib, fn, call, call.x0);
+  if (fn.handout >= 0) deliver_handed_out(lib, fn, call);
   if (fn.table_arg[0] >= 0 && static_cast<uint32_t>(call.x0) == 0) convert_table(lib, fn, call);
   if (!fn.host_map_failures.empty()) check_host_mapping(fn, static_cast<uint32_t>(call.x0));
   deliver_result(fn.plan, call, st);

@@ -53,7 +53,8 @@ class Forwarder final : public sys::ForwardedCalls {
   struct Function {
     const char* name;
     const char* signature_text;
-    int handout = -1;  // returns the function its argument `handout` names
+    int handout = -1;  // hands out the function its argument `handout` names:
+    int handout_out = -1;  // as its result, or through this pointer when it answers 0
     // Fills a table of functions: its arguments that are the table, the
     // extension and the length in bytes (-1: none).
     int table_arg[3] = {-1, -1, -1};
@@ -88,6 +89,7 @@ class Forwarder final : public sys::ForwardedCalls {
   void prepare(Library& lib, Function& fn, uint32_t index);
   void enable_direct(uint32_t index, const Signature& sig, const void* native);
   uint64_t entry_for(uint64_t native, const char* name, const char* signature, const char* via);
+  void deliver_handed_out(const Library& lib, const Function& fn, NativeCall& call);
   uint64_t hand_out(const Library& lib, const Function& fn, const NativeCall& call, uint64_t native);
   void convert_table(const Library& lib, const Function& fn, const NativeCall& call);
   void check_host_mapping(Function& fn, uint32_t result);

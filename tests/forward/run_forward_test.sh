@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# run_forward_test.sh [--off | --off-translated] [--env VAR=VALUE]... [--log TEXT]... SONAME PROGRAM
+# run_forward_test.sh [--off | --off-translated] [--world ROOT] [--env VAR=VALUE | --native-env VAR=VALUE
+#                     | --log TEXT]... SONAME PROGRAM
 # Runs PROGRAM.x86_64 through phybin in the ARM64 world and PROGRAM.aarch64
 # natively there; passes when both print the same and end the same, and
 # phybin's log says SONAME was forwarded (no x86-64 copy of it translated).
 # An OpenCL program also runs natively on this x86-64 machine, in the
 # amd64 root with its x86-64 PoCL, and must print the same there.
-# --env: a setting of the phybin run; --log: a text phybin's log (level 2)
+# --world: both runs in the ARM64 world ROOT instead of scripts/bootstrap's
+# first one (the ROCm 6 world); --env: a setting of the phybin run;
+# --native-env: one of the native run; --log: a text phybin's log (level 2)
 # must show.
 # --off: with PHYBIN_FORWARD=none the guest must see what it would see
 # without the library (the world has no x86-64 copy): the loader's error.
@@ -16,18 +19,24 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-off=0 translated=0 settings=() logs=()
+off=0 translated=0 settings=() native_settings=() logs=()
 [[ ${1:-} == --off ]] && off=1 && shift
 [[ ${1:-} == --off-translated ]] && translated=1 && shift
-while [[ ${1:-} == --env || ${1:-} == --log ]]; do
-  if [[ $1 == --env ]]; then settings+=("$2"); else logs+=("$2"); fi
+world=()
+[[ ${1:-} == --world ]] && world=(PHYBIN_ARM64_ROOT="$2") && shift 2
+while [[ ${1:-} == --env || ${1:-} == --native-env || ${1:-} == --log ]]; do
+  case $1 in
+    --env) settings+=("$2") ;;
+    --native-env) native_settings+=("$2") ;;
+    *) logs+=("$2") ;;
+  esac
   shift 2
 done
 soname=$1 program=$2
 work=$(mktemp -d /tmp/phybin-forward.XXXXXX) || exit 1
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-fixed_env=(PATH=/usr/bin:/bin LANG=C HOME="$work" XDG_CACHE_HOME="$work/cache")
+fixed_env=(PATH=/usr/bin:/bin LANG=C HOME="$work" XDG_CACHE_HOME="$work/cache" "${world[@]}")
 
 if ((translated)); then
   # shellcheck source=../../scripts/lib.sh
@@ -60,7 +69,8 @@ if ((off)); then
   exit 0
 fi
 
-env -i "${fixed_env[@]}" PHYBIN_BIN="$program.aarch64" "$repo/scripts/phybin-world" >native.out 2>native.err
+env -i "${fixed_env[@]}" "${native_settings[@]}" PHYBIN_BIN="$program.aarch64" "$repo/scripts/phybin-world" \
+  >native.out 2>native.err
 native=$?
 env -i "${fixed_env[@]}" PHYBIN_LOG_LEVEL=2 PHYBIN_CACHE_DIR=off "${settings[@]}" "$repo/scripts/phybin-world" \
   "$program.x86_64" >phybin.out 2>phybin.err
