@@ -262,6 +262,7 @@ sys::GuestRoot guest_root(const Settings& settings) {
   process.forwarded = &forwarder;
   process.run_guest_call = &runtime::run_guest_call;
   process.current_guest_state = &runtime::current_guest_state;
+  process.on_fork = &runtime::guest_fork_stage;
   sys::init_process(process);
   sys::set_guest_signal_mask(sys::guest_signal_mask() | settings.blocked_runtime_signals);
   record_initial_mappings(program, stack_info, stack.executable, root);

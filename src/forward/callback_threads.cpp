@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "common/error.h"
@@ -142,6 +143,20 @@ void CallbackThreads::run_on_callback_thread(const Job& job) {
   server->done = false;
   server->wake.notify_all();
   server->wake.wait(lock, [server] { return server->done; });
+}
+
+void CallbackThreads::on_fork(sys::ForkStage stage) {
+  if (stage == sys::ForkStage::Prepare) {
+    mutex_.lock();
+    return;
+  }
+  if (stage == sys::ForkStage::Child) {
+    idle_.clear();  // their threads are not in the child
+    started_ = false;
+    // Waiters the child lacks may be counted in it.
+    new (&idle_ready_) std::condition_variable;
+  }
+  mutex_.unlock();
 }
 
 void CallbackThreads::release(Server* server) {

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "common/guest_state.h"
+#include "linux/syscalls.h"
 
 namespace phybin::forward {
 
@@ -59,6 +60,10 @@ class CallbackThreads {
   // On a library thread (no guest state): runs `job` on this thread's
   // callback thread, adopting one on the first call, and waits for it.
   void run_on_callback_thread(const Job& job);
+
+  // Around a guest fork: its lock; in the child the waiting guest threads
+  // are gone, and the next callback handed over starts one again.
+  void on_fork(sys::ForkStage stage);
 
   struct Server;
 

@@ -30,6 +30,16 @@ Callbacks::~Callbacks() {
   for (const auto& [page, bytes] : pages_) munmap(page, bytes);
 }
 
+void Callbacks::on_fork(sys::ForkStage stage) {
+  if (stage == sys::ForkStage::Prepare) {
+    mutex_.lock();
+    threads_.on_fork(stage);
+    return;
+  }
+  threads_.on_fork(stage);
+  mutex_.unlock();
+}
+
 uint64_t Callbacks::host_function(uint64_t guest_fn, const std::string& signature, const char* via) {
   const std::lock_guard<std::mutex> guard(mutex_);
   char key[32];

@@ -43,6 +43,8 @@ class Callbacks {
   };
 
   CallbackThreads& threads() { return threads_; }
+  // Its lock around a guest fork (Forwarder::on_fork).
+  void on_fork(sys::ForkStage stage);
 
  private:
   std::mutex mutex_;

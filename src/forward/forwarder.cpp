@@ -406,6 +406,22 @@ void Forwarder::convert_callbacks(const std::vector<Callback>& callbacks, const 
   }
 }
 
+// Around a guest fork: the locks calls on other threads may hold are taken
+// first, so that the child's copies are whole and free (none is held
+// while another is taken); in the child the threads that served callbacks
+// and the watchdog's are gone.
+void Forwarder::on_fork(sys::ForkStage stage) {
+  if (stage == sys::ForkStage::Prepare) {
+    mutex_.lock();
+    callbacks_.on_fork(stage);
+    watchdog_.on_fork(stage);
+    return;
+  }
+  watchdog_.on_fork(stage);
+  callbacks_.on_fork(stage);
+  mutex_.unlock();
+}
+
 void Forwarder::call_handed_out(GuestState& st, uint32_t entry) {
   HandedOut* h = nullptr;
   {

@@ -42,6 +42,7 @@ class Forwarder final : public sys::ForwardedCalls {
   void call(GuestState& st, uint32_t index) override;
   bool direct_shape(uint32_t index, ir::NativeCallShape& shape) override;
   const void* const* direct_table() override { return direct_.get(); }
+  void on_fork(sys::ForkStage stage) override;
 
   // Those the build made, by name (opencl...).
   static std::vector<std::string> known_libraries();

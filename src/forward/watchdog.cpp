@@ -4,6 +4,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <new>
 #include <string>
 
 #include "common/error.h"
@@ -55,13 +56,25 @@ Watchdog::~Watchdog() {
 }
 
 Watchdog::Slot& Watchdog::slot_of_this_thread() {
-  thread_local Slot* mine = nullptr;
-  if (mine) return *mine;
-  mine = new Slot;
+  if (t_slot) return *t_slot;
+  t_slot = new Slot;
   const std::lock_guard<std::mutex> guard(mutex_);
-  slots_.push_back(mine);
+  slots_.push_back(t_slot);
   if (!thread_.joinable()) thread_ = std::thread([this] { watch(); });
-  return *mine;
+  return *t_slot;
+}
+
+void Watchdog::on_fork(sys::ForkStage stage) {
+  if (stage == sys::ForkStage::Prepare) {
+    mutex_.lock();
+    return;
+  }
+  if (stage == sys::ForkStage::Child) {
+    if (thread_.joinable()) thread_.detach();  // not in the child
+    std::erase_if(slots_, [](const Slot* slot) { return slot != t_slot; });
+    new (&wake_) std::condition_variable;  // the watcher may be counted as waiting
+  }
+  mutex_.unlock();
 }
 
 Watchdog::Call::Call(Watchdog& dog, const char* function, const uint64_t* args, const GuestState& st) : dog_(dog) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/guest_state.h"
+#include "linux/syscalls.h"
 
 namespace phybin::forward {
 
@@ -26,6 +27,9 @@ class Watchdog {
   Watchdog& operator=(const Watchdog&) = delete;
 
   bool on() const { return seconds_ != 0; }
+  // Around a guest fork: its lock; in the child its thread and the other
+  // threads' calls are gone (the next watched call starts a thread again).
+  void on_fork(sys::ForkStage stage);
 
   // What is known of a thread's call in progress.
   struct Record {
@@ -56,6 +60,7 @@ class Watchdog {
     Record record;
   };
   Slot& slot_of_this_thread();
+  static inline thread_local Slot* t_slot = nullptr;
   void watch();
   void check(Slot& slot, int64_t now);
 

@@ -100,6 +100,9 @@ class AddressSpace {
   }
   // Guest threads start: from now on the methods lock.
   void share() { lock_.share(); }
+  // Around a fork: held, so that the child's copy is whole and unlocked.
+  void lock_for_fork() { lock_.lock(); }
+  void unlock_after_fork() { lock_.unlock(); }
   // /proc/self/maps as Linux writes it, for the guest's mappings.
   std::string maps_text() const;
 

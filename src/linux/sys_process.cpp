@@ -150,10 +150,64 @@ int64_t sys_pause(const SyscallArgs& s) {
 
 int64_t sys_getpgrp(const SyscallArgs&) { return host_syscall(SYS_getpgid, 0); }
 
-// fork and vfork copy the whole phybin process, translations included: the
-// child continues in the same place with RAX = 0.  (vfork's sharing of the
-// address space is an optimisation a fork is allowed to replace.)
-int64_t sys_fork(const SyscallArgs&) { return host_syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0); }
+// A TID address clone's flags ask it to write that phybin cannot reach
+// (Linux answers EFAULT).
+bool tid_pointer_unmapped(uint64_t flags, uint64_t parent_tid, uint64_t child_tid) {
+  for (uint64_t flag : {uint64_t{CLONE_PARENT_SETTID}, uint64_t{CLONE_CHILD_SETTID}, uint64_t{CLONE_CHILD_CLEARTID}}) {
+    const uint64_t where = flag == CLONE_PARENT_SETTID ? parent_tid : child_tid;
+    if ((flags & flag) && unmapped_guest_ptr(where)) return true;
+  }
+  return false;
+}
+
+// Runs a fork stage on every layer, in the order locks are taken in
+// (the runtime's tables, then the forwarder's, then the address space),
+// and back in reverse.
+void fork_stage(ForkStage stage) {
+  ProcessConfig& config = process().config;
+  if (stage == ForkStage::Prepare) {
+    if (config.on_fork) config.on_fork(stage);
+    if (config.forwarded) config.forwarded->on_fork(stage);
+    process().address_space.lock_for_fork();
+    return;
+  }
+  process().address_space.unlock_after_fork();
+  if (config.forwarded) config.forwarded->on_fork(stage);
+  if (config.on_fork) config.on_fork(stage);
+}
+
+// The host side of a guest fork, translations included: the child
+// continues in the same place.  What other threads may hold is taken
+// first and given back on both sides (fork_stage), so that the child,
+// which has only the forking thread, never finds it held by a thread it
+// lacks.  A plain fork (SIGCHLD, TID stores) goes through the host C
+// library's fork(), which also keeps its allocator usable in the child and
+// runs the native libraries' pthread_atfork handlers, as in a native
+// program; other flags take the system call.
+constexpr uint64_t kPlainForkFlags = CLONE_PARENT_SETTID | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | SIGCHLD;
+
+int64_t host_fork(uint64_t flags, uint64_t parent_tid, uint64_t child_tid) {
+  fork_stage(ForkStage::Prepare);
+  int64_t r;
+  if ((flags & ~kPlainForkFlags) == 0 && (flags & CSIGNAL) == SIGCHLD) {
+    r = fork();
+    if (r < 0) r = -errno;
+    if (r > 0 && (flags & CLONE_PARENT_SETTID)) *guest_ptr<int32_t>(parent_tid) = static_cast<int32_t>(r);
+    if (r == 0 && (flags & CLONE_CHILD_SETTID)) *guest_ptr<int32_t>(child_tid) = static_cast<int32_t>(gettid());
+    if (r == 0 && (flags & CLONE_CHILD_CLEARTID)) host_syscall(SYS_set_tid_address, child_tid);
+  } else {
+    // x86-64: clone(flags, stack, parent_tid, child_tid, tls); AArch64 (and
+    // the generic order): clone(flags, stack, parent_tid, tls, child_tid).
+    // The host child goes on on phybin's own stack, a copy of the parent's.
+    r = host_syscall(SYS_clone, flags, 0, parent_tid, 0, child_tid);
+  }
+  fork_stage(r == 0 ? ForkStage::Child : ForkStage::Parent);
+  return r;
+}
+
+// vfork's sharing of the address space is an optimisation a fork is
+// allowed to replace.
+int64_t sys_fork(const SyscallArgs&) { return host_fork(SIGCHLD, 0, 0); }
 
 // A thread: one host thread per guest thread, started by the runtime.
 // Linux's rules for the flags: CLONE_THREAD needs CLONE_SIGHAND, which
@@ -169,10 +223,7 @@ int64_t clone_thread(const SyscallArgs& s) {
   start.parent_tid = s.a[2];
   start.child_tid = s.a[3];
   start.tls = s.a[4];
-  for (uint64_t flag : {uint64_t{CLONE_PARENT_SETTID}, uint64_t{CLONE_CHILD_SETTID}, uint64_t{CLONE_CHILD_CLEARTID}}) {
-    const uint64_t where = flag == CLONE_PARENT_SETTID ? start.parent_tid : start.child_tid;
-    if ((flags & flag) && unmapped_guest_ptr(where)) return -EFAULT;
-  }
+  if (tid_pointer_unmapped(flags, start.parent_tid, start.child_tid)) return -EFAULT;
   return process().config.start_thread(s.st, start);
 }
 
@@ -198,11 +249,9 @@ int64_t sys_clone(const SyscallArgs& s) {
   // The guest's TLS is its FS base, not the host thread pointer.
   bool set_tls = flags & CLONE_SETTLS;
   flags &= ~static_cast<uint64_t>(CLONE_SETTLS);
-  // x86-64: clone(flags, stack, parent_tid, child_tid, tls); AArch64 (and
-  // the generic order): clone(flags, stack, parent_tid, tls, child_tid).
-  // The guest's stack is the guest's: the host child goes on on phybin's
-  // own stack, a copy of the parent's.
-  int64_t r = host_syscall(SYS_clone, flags, 0, s.a[2], 0, s.a[3]);
+  if (tid_pointer_unmapped(flags, s.a[2], s.a[3])) return -EFAULT;
+  // The guest's stack is the guest's: the host child goes on on phybin's.
+  int64_t r = host_fork(flags, s.a[2], s.a[3]);
   if (r == 0) {
     if (set_tls) {  // as arch_prctl(ARCH_SET_FS)
       s.st.fs_base = s.a[4];

@@ -31,6 +31,11 @@ struct ThreadStart {
 // Calls the guest makes into forwarded native libraries (src/forward owns
 // them): the private system calls their guest-side libraries make, and
 // which guest file names such a library answers to.
+// A guest fork (clone without CLONE_VM), on the forking thread: Prepare
+// takes what other threads may hold, Parent and Child give it back after
+// the host's fork; in the Child the forking thread is the only one.
+enum class ForkStage { Prepare, Parent, Child };
+
 class ForwardedCalls {
  public:
   // The numbers: no Linux system call ("ph"); a real kernel answers ENOSYS.
@@ -51,6 +56,8 @@ class ForwardedCalls {
   // kCount slots, each empty until the function's first call has found it
   // (the call then goes the system call way).
   virtual const void* const* direct_table() = 0;
+  // Its locks and threads around a guest fork (ForkStage).
+  virtual void on_fork(ForkStage stage) = 0;
 };
 
 struct ProcessConfig {
@@ -102,6 +109,9 @@ struct ProcessConfig {
   // The guest state of the guest thread running on this host thread, or
   // nullptr on a thread of phybin's or a native library's.
   GuestState* (*current_guest_state)() = nullptr;
+  // The runtime's part of a guest fork (ForkStage): its tables' lock, and
+  // in the child the list of guest threads.
+  void (*on_fork)(ForkStage stage) = nullptr;
 };
 
 // The guest process as the Linux layer keeps it.  One per process; the

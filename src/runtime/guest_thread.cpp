@@ -315,6 +315,20 @@ GuestState* current_guest_state() {
   return thread ? &thread->state() : nullptr;
 }
 
+void guest_fork_stage(sys::ForkStage stage) {
+  GuestThread* thread = GuestThread::current();
+  if (!thread) fatal(ErrorCode::PHYBIN_ERR_INTERNAL, "a fork on a thread without guest state");
+  Process& process = thread->process();
+  switch (stage) {
+    case sys::ForkStage::Prepare: process.tables().lock(); break;
+    case sys::ForkStage::Parent: process.tables().unlock(); break;
+    case sys::ForkStage::Child:
+      process.only_thread_left(*thread);
+      process.tables().unlock();
+      break;
+  }
+}
+
 void invalidate_guest_code(uint64_t start, uint64_t length) {
   if (GuestThread* thread = GuestThread::current()) thread->process().invalidate(start, length);
 }

@@ -17,6 +17,7 @@
 #include "arm64/backend.h"
 #include "common/guest_state.h"
 #include "ir/ir.h"
+#include "linux/syscalls.h"
 #include "runtime/process.h"
 #include "x86/frontend.h"
 
@@ -171,5 +172,7 @@ void invalidate_guest_code(uint64_t start, uint64_t length);
 void run_guest_call(GuestState& state, uint64_t stop);
 // sys::ProcessConfig::current_guest_state.
 GuestState* current_guest_state();
+// sys::ProcessConfig::on_fork, on the forking guest thread.
+void guest_fork_stage(sys::ForkStage stage);
 
 }  // namespace phybin::runtime

@@ -125,6 +125,12 @@ bool Process::order_memory_for_threads() {
   return true;
 }
 
+void Process::only_thread_left(GuestThread& self) {
+  threads_.assign(1, &self);
+  live_threads_ = 1;
+  stopping_.store(false, std::memory_order_relaxed);
+}
+
 bool Process::last_thread_leaves() {
   const TablesGuard guard(tables_);
   if (live_threads_ <= 1) return true;

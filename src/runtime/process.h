@@ -128,6 +128,9 @@ class Process {
   // A guest thread calls exit: true when it is the last one running (the
   // process then ends), else it is no longer counted.
   bool last_thread_leaves();
+  // In the child of a fork, under the tables' lock: `self` (the forking
+  // thread) is the only guest thread; the others' objects stay, unused.
+  void only_thread_left(GuestThread& self);
   // A second guest thread is about to start (the caller is the only one):
   // under PHYBIN_TSO=auto, code is translated in x86's memory order from
   // now on and what exists is flushed.  True when it flushed: the caller
