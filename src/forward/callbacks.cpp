@@ -40,6 +40,12 @@ void Callbacks::on_fork(sys::ForkStage stage) {
   mutex_.unlock();
 }
 
+uint64_t Callbacks::guest_function(uint64_t host_fn) {
+  const std::lock_guard<std::mutex> guard(mutex_);
+  const auto it = guest_of_.find(host_fn);
+  return it == guest_of_.end() ? host_fn : it->second;
+}
+
 uint64_t Callbacks::host_function(uint64_t guest_fn, const std::string& signature, const char* via) {
   const std::lock_guard<std::mutex> guard(mutex_);
   char key[32];
@@ -73,6 +79,7 @@ uint64_t Callbacks::host_function(uint64_t guest_fn, const std::string& signatur
   next_ += arm64::kHostStubWords;
   --left_;
   by_key_.emplace(full_key, reinterpret_cast<uint64_t>(stub));
+  guest_of_.emplace(reinterpret_cast<uint64_t>(stub), guest_fn);
   return reinterpret_cast<uint64_t>(stub);
 }
 

@@ -34,6 +34,9 @@ class Callbacks {
   // The host function that calls `guest_fn` with `signature` ("RESULT :
   // ARG..."); `via` names the forwarded function it was handed to.
   uint64_t host_function(uint64_t guest_fn, const std::string& signature, const char* via);
+  // The guest function a host function of ours stands for; else
+  // `host_fn` itself.
+  uint64_t guest_function(uint64_t host_fn);
 
   struct Slot {
     uint64_t guest_fn;
@@ -49,6 +52,7 @@ class Callbacks {
  private:
   std::mutex mutex_;
   std::unordered_map<std::string, uint64_t> by_key_;  // "fn@signature" -> its stub
+  std::unordered_map<uint64_t, uint64_t> guest_of_;    // stub -> its guest function
   std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<std::pair<uint32_t*, size_t>> pages_;  // executable stub pages, bytes
   uint32_t* next_ = nullptr;  // the next free stub in the last page

@@ -273,7 +273,7 @@ void Forwarder::prepare(Library& lib, Function& fn, uint32_t index) {
   void* native = dlsym(lib.handle, fn.name);
   if (!native) fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(fn.name) + ": not in the native " + lib.soname);
   fn.plan = std::move(*plan);
-  fn.callbacks = sig->callbacks;
+  fn.guest_fns = {sig->callbacks, sig->records};
   std::atomic_ref<void*>(fn.native).store(native, std::memory_order_release);
   if (!fn.result_looked_at()) enable_direct(index, *sig, native);
 }
@@ -301,7 +301,7 @@ uint64_t Forwarder::entry_for(uint64_t native, const char* name, const char* sig
     return 0;
   }
   handed_out_.push_back(
-      HandedOut{reinterpret_cast<void*>(native), std::move(*plan), name, signature, sig->callbacks});
+      HandedOut{reinterpret_cast<void*>(native), std::move(*plan), name, signature, {sig->callbacks, sig->records}});
   enable_direct(kHandedOutFirst + static_cast<uint32_t>(handed_out_.size() - 1), *sig,
                 reinterpret_cast<const void*>(native));
   const uint64_t entry = entries_page_ + (handed_out_.size() - 1) * x86::kForwardEntryBytes;
@@ -392,17 +392,62 @@ void Forwarder::run_native(const char* name, NativeCall& call, GuestState& st) {
   native_call(call);
 }
 
-// A guest function among a call's arguments: the library gets a host one.
-void Forwarder::convert_callbacks(const std::vector<Callback>& callbacks, const CallPlan& plan, NativeCall& call,
-                                  GuestState& st, const char* via) {
-  for (const Callback& cb : callbacks) {
-    uint64_t guest_fn;
-    auto* place = reinterpret_cast<uint8_t*>(&call) + plan.moves[cb.arg].to;
-    std::memcpy(&guest_fn, place, 8);
-    if (!guest_fn) continue;
-    if (cb.thread == CallbackThread::Any) callbacks_.threads().ensure_started(st, via);
-    const uint64_t host_fn = callbacks_.host_function(guest_fn, cb.signature, via);
-    std::memcpy(place, &host_fn, 8);
+uint64_t Forwarder::host_function_for(uint64_t guest_fn, CallbackThread thread, const std::string& signature,
+                                      GuestState& st, const char* via) {
+  if (!guest_fn) return 0;
+  if (thread == CallbackThread::Any) callbacks_.threads().ensure_started(st, via);
+  return callbacks_.host_function(guest_fn, signature, via);
+}
+
+// Guest functions among a call's arguments: the library gets host ones.
+// A record holding some (RecordFunctions) is copied, and the library gets
+// the copy, with host functions in place of the guest ones (an out record
+// goes back after the call: give_back_records).  A record phybin cannot
+// read is passed as it is: the library faults on it as natively.
+void Forwarder::convert_guest_functions(const GuestFunctionArgs& args, const CallPlan& plan, NativeCall& call,
+                                        GuestState& st, const char* via, std::vector<RecordCopy>& copies) {
+  for (const Callback& cb : args.callbacks) {
+    auto* place = reinterpret_cast<uint8_t*>(&call) + plan.native_place(cb.arg);
+    uint64_t fn;
+    std::memcpy(&fn, place, 8);
+    fn = host_function_for(fn, cb.thread, cb.signature, st, via);
+    std::memcpy(place, &fn, 8);
+  }
+  copies.reserve(args.records.size());  // the library gets addresses inside: never moved
+  for (const RecordFunctions& rec : args.records) {
+    auto* place = reinterpret_cast<uint8_t*>(&call) + plan.native_place(rec.arg);
+    RecordCopy& copy = copies.emplace_back();
+    copy.rec = &rec;
+    std::memcpy(&copy.guest, place, 8);
+    if (!copy.guest || !sys::guest_read(copy.bytes, copy.guest, rec.bytes)) {
+      copies.pop_back();
+      continue;
+    }
+    if (!rec.out) {
+      for (const auto& [offset, signature] : rec.fields) {
+        uint64_t fn;
+        std::memcpy(&fn, copy.bytes + offset, 8);
+        fn = host_function_for(fn, rec.thread, signature, st, via);
+        std::memcpy(copy.bytes + offset, &fn, 8);
+      }
+    }
+    const auto host = reinterpret_cast<uint64_t>(copy.bytes);
+    std::memcpy(place, &host, 8);
+  }
+}
+
+// Records the library wrote (RecordFunctions::out) back to the guest, with
+// the guest functions its host functions stand for.
+void Forwarder::give_back_records(std::vector<RecordCopy>& copies) {
+  for (RecordCopy& copy : copies) {
+    if (!copy.rec->out) continue;
+    for (const auto& field : copy.rec->fields) {
+      uint64_t fn;
+      std::memcpy(&fn, copy.bytes + field.first, 8);
+      fn = callbacks_.guest_function(fn);
+      std::memcpy(copy.bytes + field.first, &fn, 8);
+    }
+    std::memcpy(reinterpret_cast<void*>(copy.guest), copy.bytes, copy.rec->bytes);  // guest addresses are host ones
   }
 }
 
@@ -437,8 +482,10 @@ void Forwarder::call_handed_out(GuestState& st, uint32_t entry) {
   std::string why;
   if (!gather_args(h->plan, st, &sys::guest_read, call, why))
     fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(h->name) + ": " + why);
-  convert_callbacks(h->callbacks, h->plan, call, st, h->name);
+  std::vector<RecordCopy> copies;
+  convert_guest_functions(h->guest_fns, h->plan, call, st, h->name, copies);
   run_native(h->name, call, st);
+  give_back_records(copies);
   deliver_result(h->plan, call, st);
 }
 
@@ -485,8 +532,10 @@ void Forwarder::call(GuestState& st, uint32_t index) {
   std::string why;
   if (!gather_args(fn.plan, st, &sys::guest_read, call, why))
     fatal(ErrorCode::PHYBIN_ERR_FORWARD, std::string(fn.name) + ": " + why);
-  convert_callbacks(fn.callbacks, fn.plan, call, st, fn.name);
+  std::vector<RecordCopy> copies;
+  convert_guest_functions(fn.guest_fns, fn.plan, call, st, fn.name, copies);
   run_native(fn.name, call, st);
+  give_back_records(copies);
   if (fn.handout >= 0) deliver_handed_out(lib, fn, call);
   if (fn.table_arg[0] >= 0 && static_cast<uint32_t>(call.x0) == 0) convert_table(lib, fn, call);
   if (!fn.host_map_failures.empty()) check_host_mapping(fn, static_cast<uint32_t>(call.x0));

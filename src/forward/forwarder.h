@@ -51,6 +51,11 @@ class Forwarder final : public sys::ForwardedCalls {
   static std::optional<std::string> unknown_library(const std::string& which);
 
  private:
+  // A call's arguments that are guest functions, or records holding some.
+  struct GuestFunctionArgs {
+    std::vector<Callback> callbacks;
+    std::vector<RecordFunctions> records;
+  };
   struct Function {
     const char* name;
     const char* signature_text;
@@ -63,7 +68,7 @@ class Forwarder final : public sys::ForwardedCalls {
     std::vector<uint32_t> host_map_failures;
     bool host_map_reported = false;  // std::atomic_ref
     CallPlan plan;  // made on the first call, before `native` is set
-    std::vector<Callback> callbacks;  // its arguments that are guest functions
+    GuestFunctionArgs guest_fns;
     void* native = nullptr;  // read and set atomically (std::atomic_ref)
     // phybin looks at its result after the call (a handed-out function, a
     // table, a host-mapping failure): it never takes the direct way.
@@ -94,12 +99,21 @@ class Forwarder final : public sys::ForwardedCalls {
   uint64_t hand_out(const Library& lib, const Function& fn, const NativeCall& call, uint64_t native);
   void convert_table(const Library& lib, const Function& fn, const NativeCall& call);
   void check_host_mapping(Function& fn, uint32_t result);
-  void convert_callbacks(const std::vector<Callback>& callbacks, const CallPlan& plan, NativeCall& call,
-                         GuestState& st, const char* via);
+  // Copies of records holding guest functions, for one call.
+  struct RecordCopy {
+    const RecordFunctions* rec;
+    uint64_t guest;  // the guest's record
+    alignas(16) uint8_t bytes[kMaxRecordFunctionsBytes];
+  };
+  void convert_guest_functions(const GuestFunctionArgs& args, const CallPlan& plan, NativeCall& call,
+                               GuestState& st, const char* via, std::vector<RecordCopy>& copies);
+  void give_back_records(std::vector<RecordCopy>& copies);
+  uint64_t host_function_for(uint64_t guest_fn, CallbackThread thread, const std::string& signature, GuestState& st,
+                             const char* via);
   // Argument `index` of a call as the library gets it.
   static uint64_t argument(const Function& fn, const NativeCall& call, int index) {
     uint64_t v;
-    std::memcpy(&v, reinterpret_cast<const uint8_t*>(&call) + fn.plan.moves[static_cast<size_t>(index)].to, 8);
+    std::memcpy(&v, reinterpret_cast<const uint8_t*>(&call) + fn.plan.native_place(static_cast<size_t>(index)), 8);
     return v;
   }
   void run_native(const char* name, NativeCall& call, GuestState& st);
@@ -114,7 +128,7 @@ class Forwarder final : public sys::ForwardedCalls {
     CallPlan plan;
     const char* name;
     const char* signature;
-    std::vector<Callback> callbacks;  // its arguments that are guest functions
+    GuestFunctionArgs guest_fns;
   };
   std::vector<HandedOut> handed_out_;
   std::unordered_map<uint64_t, uint64_t> entry_of_;  // native function -> guest entry

@@ -81,6 +81,7 @@ std::optional<CallPlan> plan_call(const Signature& sig, std::string& why) {
   if (sig.result == ArgClass::Mem) places.guest_ints = 1;  // RDI: the hidden result pointer (x8 natively)
   for (size_t i = 0; i < sig.args.size(); ++i) {
     const uint16_t bytes = i < sig.bytes.size() ? sig.bytes[i] : 0;
+    plan.first_move.push_back(static_cast<uint16_t>(plan.moves.size()));
     if (sig.args[i] == ArgClass::Rec) plan_record(plan, places, (bytes + 7u) / 8);
     else plan_scalar(plan, places, sig.args[i], bytes);
   }
@@ -114,7 +115,7 @@ bool is_scalar(ArgClass c) { return c != ArgClass::Void && c != ArgClass::FnPtr 
 
 bool direct_shape(const Signature& sig, ir::NativeCallShape& shape) {
   shape = {};
-  if (!sig.callbacks.empty()) return false;
+  if (!sig.callbacks.empty() || !sig.records.empty()) return false;
   for (ArgClass c : sig.args) {
     if (!is_scalar(c)) return false;
     if (is_float(c)) {

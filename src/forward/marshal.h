@@ -50,6 +50,9 @@ struct ArgMove {
 
 struct CallPlan {
   std::vector<ArgMove> moves;
+  std::vector<uint16_t> first_move;  // per argument: its (first) move's index
+  // Where argument `arg` (a pointer or function: one word) goes.
+  uint16_t native_place(size_t arg) const { return moves[first_move[arg]].to; }
   uint32_t guest_stack_words = 0, native_stack_words = 0;
   uint32_t guest_words_read = 0;  // the guest stack words moves read (not Mem copies)
   ArgClass result = ArgClass::Void;

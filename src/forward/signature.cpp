@@ -1,5 +1,6 @@
 #include "forward/signature.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -46,8 +47,39 @@ std::optional<std::string> callback_signature(std::string_view word) {
   else text.replace(comma, 1, " : ");
   for (char& c : text) c = c == ',' ? ' ' : c;
   std::optional<Signature> inner = parse_signature(text);
-  if (!inner || !inner->callbacks.empty()) return std::nullopt;  // no callbacks of callbacks
+  if (!inner || !inner->callbacks.empty() || !inner->records.empty()) return std::nullopt;  // no callbacks of callbacks
   return text;
+}
+
+// "in16{0:fn<void,ptr>}" or "out16{...}": a pointer to a record holding
+// functions at those offsets; nullopt otherwise.
+std::optional<RecordFunctions> record_functions(std::string_view word) {
+  RecordFunctions rec;
+  rec.out = word.substr(0, 3) == "out";
+  if (!rec.out && word.substr(0, 2) != "in") return std::nullopt;
+  word.remove_prefix(rec.out ? 3 : 2);
+  const size_t open = word.find('{');
+  if (open == 0 || open == std::string_view::npos || word.back() != '}') return std::nullopt;
+  const std::string size(word.substr(0, open));
+  if (size.size() > 3 || size.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  rec.bytes = static_cast<uint16_t>(std::stoul(size));
+  std::string_view fields = word.substr(open + 1, word.size() - open - 2);
+  while (!fields.empty()) {
+    const size_t end = std::min(fields.find('|'), fields.size());
+    const std::string_view field = fields.substr(0, end);
+    fields.remove_prefix(std::min(end + 1, fields.size()));
+    const size_t colon = field.find(':');
+    const std::string offset(field.substr(0, colon));
+    if (colon == std::string_view::npos || offset.empty() || offset.size() > 3 ||
+        offset.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
+    std::optional<std::string> fn = callback_signature(field.substr(colon + 1));
+    const auto at = static_cast<uint16_t>(std::stoul(offset));
+    if (!fn || at % 8 != 0 || at + 8u > rec.bytes) return std::nullopt;
+    rec.fields.emplace_back(at, std::move(*fn));
+  }
+  if (rec.fields.empty() || rec.bytes > kMaxRecordFunctionsBytes) return std::nullopt;
+  return rec;
 }
 
 bool mark_thread(std::string_view word, Signature& sig) {
@@ -60,6 +92,11 @@ bool mark_thread(std::string_view word, Signature& sig) {
   for (Callback& cb : sig.callbacks)
     if (cb.arg == n) {
       cb.thread = CallbackThread::Any;
+      return true;
+    }
+  for (RecordFunctions& rec : sig.records)
+    if (rec.arg == n) {
+      rec.thread = CallbackThread::Any;
       return true;
     }
   return false;
@@ -87,6 +124,13 @@ std::optional<Signature> parse_signature(std::string_view text) {
     if (std::optional<std::string> cb = callback_signature(word)) {
       sig.callbacks.push_back(Callback{static_cast<uint8_t>(sig.args.size()), CallbackThread::Caller, *cb});
       sig.args.push_back(ArgClass::FnPtr);
+      sig.bytes.push_back(0);
+      continue;
+    }
+    if (std::optional<RecordFunctions> rec = record_functions(word)) {
+      rec->arg = static_cast<uint8_t>(sig.args.size());
+      sig.records.push_back(std::move(*rec));
+      sig.args.push_back(ArgClass::Ptr);
       sig.bytes.push_back(0);
       continue;
     }

@@ -33,10 +33,26 @@ struct Callback {
   std::string signature;
 };
 
+// A pointer argument to a record that holds guest functions (HIP's
+// hipHostNodeParams.fn): the library gets a copy of the record, `bytes`
+// long, with host functions in their places.  Out (a record the library
+// writes, not const): the copy starts as the guest's bytes, and after the
+// call its host functions become the guest functions they stand for, and
+// it is copied back.
+struct RecordFunctions {
+  uint8_t arg = 0;
+  bool out = false;
+  CallbackThread thread = CallbackThread::Caller;
+  uint16_t bytes = 0;
+  std::vector<std::pair<uint16_t, std::string>> fields;  // offset, the function's signature
+};
+inline constexpr uint16_t kMaxRecordFunctionsBytes = 256;
+
 struct Signature {
   ArgClass result = ArgClass::Void;
   std::vector<ArgClass> args;  // a callback's is FnPtr
   std::vector<Callback> callbacks;
+  std::vector<RecordFunctions> records;  // their arguments are Ptr
   // The sizes of Rec and Mem records (else 0): one per argument, and the
   // result's.
   std::vector<uint16_t> bytes;
@@ -45,8 +61,9 @@ struct Signature {
 
 // "RESULT : ARG ARG... [@INDEX=caller|any]...", as fwdgen writes it: a
 // callback argument is fn<RESULT,ARG,...>, on the caller's thread unless
-// an @INDEX says any; records are recN (N <= 16) and memN (N > 16);
-// nullopt for anything else.
+// an @INDEX says any; records are recN (N <= 16) and memN (N > 16); a
+// pointer to a record holding functions inN{OFFSET:fn<...>|...} (const)
+// or outN{...}; nullopt for anything else.
 std::optional<Signature> parse_signature(std::string_view text);
 
 bool is_float(ArgClass c);

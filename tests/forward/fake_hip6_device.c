@@ -2,7 +2,10 @@
 // as ROCm 6 does on a machine with a GPU (the real one, without a GPU,
 // answers hipErrorNoDevice first): it hands out its own exports, and for
 // hipGetDeviceProperties at version 600 or later the R0600 function, the
-// name ROCm 6's headers use.  Only what hip6_proc_address.c calls.
+// name ROCm 6's headers use.  And a graph's host nodes, whose functions
+// a launch runs on a thread of the runtime's own, as ROCm does.  Only
+// what hip6_proc_address.c and hip6_graph_host.c call.
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -40,5 +43,63 @@ hipError_t hipGetProcAddress(const char *symbol, void **fn, int version, uint64_
     return kNotFound;
   }
   if (status) *status = kSymbolFound;
+  return kSuccess;
+}
+
+// Graphs: one graph of at most four host nodes; a node is its index + 1.
+typedef struct {
+  void (*fn)(void *);
+  void *data;
+} HostNode;
+static HostNode nodes[4];
+static int node_count;
+
+hipError_t hipGraphCreate(void **graph, unsigned flags) {
+  if (!graph || flags) return kInvalidValue;
+  *graph = nodes;
+  node_count = 0;
+  return kSuccess;
+}
+
+hipError_t hipGraphAddHostNode(uintptr_t *node, void *graph, const void *deps, size_t ndeps, const HostNode *params) {
+  (void)deps;
+  if (!node || graph != nodes || ndeps || !params || !params->fn || node_count == 4) return kInvalidValue;
+  nodes[node_count] = *params;
+  *node = (uintptr_t)++node_count;
+  return kSuccess;
+}
+
+hipError_t hipGraphHostNodeGetParams(uintptr_t node, HostNode *params) {
+  if (node == 0 || node > (uintptr_t)node_count || !params) return kInvalidValue;
+  *params = nodes[node - 1];
+  return kSuccess;
+}
+
+hipError_t hipGraphHostNodeSetParams(uintptr_t node, const HostNode *params) {
+  if (node == 0 || node > (uintptr_t)node_count || !params || !params->fn) return kInvalidValue;
+  nodes[node - 1] = *params;
+  return kSuccess;
+}
+
+hipError_t hipGraphInstantiate(void **exec, void *graph, void *error_node, char *log, size_t log_size) {
+  (void)error_node, (void)log, (void)log_size;
+  if (!exec || graph != nodes) return kInvalidValue;
+  *exec = nodes;
+  return kSuccess;
+}
+
+static void *run_nodes(void *unused) {
+  (void)unused;
+  for (int i = 0; i < node_count; ++i) nodes[i].fn(nodes[i].data);
+  return NULL;
+}
+
+// The nodes run on a thread of the runtime's; the launch returns when
+// they are done (ROCm returns at once, and hipStreamSynchronize waits).
+hipError_t hipGraphLaunch(void *exec, void *stream) {
+  (void)stream;
+  pthread_t runner;
+  if (exec != nodes || pthread_create(&runner, NULL, run_nodes, NULL) != 0) return kInvalidValue;
+  pthread_join(runner, NULL);
   return kSuccess;
 }

@@ -50,6 +50,52 @@ TEST(ForwardSignature, RefusesWhatItCannotPass) {
   EXPECT_FALSE(parse_signature("i32 : fn<void> @0=any ptr"));  // arguments after the marks
 }
 
+TEST(ForwardSignature, RecordsHoldingFunctions) {
+  auto s = parse_signature("u32 : ptr ptr ptr u64 in16{0:fn<void,ptr>} @4=any");
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->args.size(), 5u);
+  EXPECT_EQ(s->args[4], ArgClass::Ptr);  // it travels as a pointer
+  EXPECT_TRUE(s->callbacks.empty());
+  ASSERT_EQ(s->records.size(), 1u);
+  const RecordFunctions& in = s->records[0];
+  EXPECT_EQ(in.arg, 4);
+  EXPECT_FALSE(in.out);
+  EXPECT_EQ(in.bytes, 16);
+  EXPECT_EQ(in.thread, CallbackThread::Any);
+  ASSERT_EQ(in.fields.size(), 1u);
+  EXPECT_EQ(in.fields[0].first, 0);
+  EXPECT_EQ(in.fields[0].second, "void : ptr");
+  auto out = parse_signature("u32 : ptr out32{8:fn<i32,ptr,u32>|24:fn<void>}");
+  ASSERT_TRUE(out);
+  ASSERT_EQ(out->records.size(), 1u);
+  EXPECT_TRUE(out->records[0].out);
+  EXPECT_EQ(out->records[0].thread, CallbackThread::Caller);
+  ASSERT_EQ(out->records[0].fields.size(), 2u);
+  EXPECT_EQ(out->records[0].fields[1].first, 24);
+  EXPECT_EQ(out->records[0].fields[0].second, "i32 : ptr u32");
+  EXPECT_FALSE(parse_signature("u32 : in16{}"));               // no function in it
+  EXPECT_FALSE(parse_signature("u32 : in16{12:fn<void>}"));    // past its end
+  EXPECT_FALSE(parse_signature("u32 : in16{4:fn<void>}"));     // not a pointer's place
+  EXPECT_FALSE(parse_signature("u32 : in512{0:fn<void>}"));    // larger than phybin copies
+  EXPECT_FALSE(parse_signature("u32 : in16{0:ptr}"));          // not a function
+  EXPECT_FALSE(parse_signature("u32 : io16{0:fn<void>}"));
+  EXPECT_FALSE(parse_signature("u32 : fn<void,in16{0:fn<void>}>"));  // inside a callback
+}
+
+// A record of two words takes two moves: an argument after it is found by
+// its own index, not by the move's (the function pointer goes to x2).
+TEST(ForwardMarshal, ArgumentsAfterATwoWordRecordKeepTheirPlaces) {
+  auto s = parse_signature("u32 : rec16 fn<void,ptr> ptr");
+  ASSERT_TRUE(s);
+  std::string why;
+  auto plan = plan_call(*s, why);
+  ASSERT_TRUE(plan) << why;
+  EXPECT_EQ(plan->moves.size(), 4u);
+  EXPECT_EQ(plan->native_place(0), offsetof(NativeCall, x));
+  EXPECT_EQ(plan->native_place(1), offsetof(NativeCall, x) + 16);
+  EXPECT_EQ(plan->native_place(2), offsetof(NativeCall, x) + 24);
+}
+
 std::vector<uint64_t> g_stack;  // the guest stack the test reads from
 uint64_t g_stack_base = 0x7000;
 

@@ -262,6 +262,26 @@ def function_fields(t, seen=None):
     return found
 
 
+def record_functions_class(t, where):
+    """A pointer to a record holding functions in fields of its own
+    (hipHostNodeParams.fn): inN{OFFSET:fn<...>|...}, outN{...} when the
+    record is not const (the library writes it); None for anything else
+    (functions deeper down are refused by the caller)."""
+    pointee = t.get_pointee()
+    rec = pointee.get_canonical()
+    if rec.kind != ci.TypeKind.RECORD:
+        return None
+    fields = []
+    for f in rec.get_fields():
+        if is_function_pointer(f.type):
+            fields.append(f'{rec.get_offset(f.spelling) // 8}:{arg_class(f.type, where)}')
+        elif function_fields(f.type):
+            return None
+    if not fields:
+        return None
+    return f'{"in" if pointee.is_const_qualified() else "out"}{rec.get_size()}{{{"|".join(fields)}}}'
+
+
 class Unclassified(Exception):
     """A type with no class of src/forward/signature.h (yet)."""
 
@@ -305,7 +325,7 @@ def arg_class(t, where):
             return 'fn<' + ','.join(inner) + '>'
         if pointee.kind == ci.TypeKind.FUNCTIONNOPROTO:
             raise Unclassified(f'{where}: a function pointer without a prototype')
-        return 'ptr'
+        return record_functions_class(t, where) or 'ptr'
     if t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY, ci.TypeKind.VARIABLEARRAY):
         return 'ptr'  # a parameter of array type is a pointer
     if t.kind == ci.TypeKind.ENUM:
@@ -359,7 +379,8 @@ def describe(notes, library):
                 except Unclassified as e:
                     die(str(e))
                 sigs.append(f'{ret} : ' + ' '.join(params))
-                fields = [f for a in d.get_arguments() for f in function_fields(a.type)]
+                fields = [f for a, c in zip(d.get_arguments(), params) if not c.endswith('}')
+                          for f in function_fields(a.type)]
                 if fields:
                     die(f'{name}: a record it takes holds a function ({", ".join(fields)}): phybin does not '
                         'convert those; skip it in the notes')
