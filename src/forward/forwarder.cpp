@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -179,6 +181,21 @@ bool Forwarder::load(Library& lib) {
   logf(LogLevel::Info, "phybin: forwarding %s to the native AArch64 library %s (%zu functions)", lib.soname,
        map && map->l_name ? map->l_name : lib.soname, lib.functions.size());
   return true;
+}
+
+std::vector<Forwarder::LibraryReport> Forwarder::survey() {
+  std::vector<LibraryReport> reports;
+  for (Library& lib : libraries_) {
+    LibraryReport r{lib.name, lib.soname, lib.package, lib.enabled, access(lib.guest_path.c_str(), R_OK) == 0, {}, {}};
+    if (void* handle = open_native(lib, r.looked)) {
+      const link_map* map = nullptr;
+      char resolved[PATH_MAX];
+      if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name)
+        r.native = realpath(map->l_name, resolved) ? resolved : map->l_name;
+    }
+    reports.push_back(std::move(r));
+  }
+  return reports;
 }
 
 // The guest's values of the variables the forwarded libraries read (their
@@ -401,9 +418,9 @@ uint64_t Forwarder::host_function_for(uint64_t guest_fn, CallbackThread thread, 
 
 // Guest functions among a call's arguments: the library gets host ones.
 // A record holding some (RecordFunctions) is copied, and the library gets
-// the copy, with host functions in place of the guest ones (an out record
-// goes back after the call: give_back_records).  A record phybin cannot
-// read is passed as it is: the library faults on it as natively.
+// the copy, with host functions in place of the guest ones (an in-out
+// record goes back after the call: give_back_records).  A record phybin
+// cannot read is passed as it is: the library faults on it as natively.
 void Forwarder::convert_guest_functions(const GuestFunctionArgs& args, const CallPlan& plan, NativeCall& call,
                                         GuestState& st, const char* via, std::vector<RecordCopy>& copies) {
   for (const Callback& cb : args.callbacks) {
@@ -423,29 +440,29 @@ void Forwarder::convert_guest_functions(const GuestFunctionArgs& args, const Cal
       copies.pop_back();
       continue;
     }
-    if (!rec.out) {
-      for (const auto& [offset, signature] : rec.fields) {
-        uint64_t fn;
-        std::memcpy(&fn, copy.bytes + offset, 8);
-        fn = host_function_for(fn, rec.thread, signature, st, via);
-        std::memcpy(copy.bytes + offset, &fn, 8);
-      }
+    for (const RecordFunctions::Field& field : rec.fields) {
+      if (!field.holds_function(copy.bytes)) continue;
+      uint64_t fn;
+      std::memcpy(&fn, copy.bytes + field.offset, 8);
+      fn = host_function_for(fn, rec.thread, field.signature, st, via);
+      std::memcpy(copy.bytes + field.offset, &fn, 8);
     }
     const auto host = reinterpret_cast<uint64_t>(copy.bytes);
     std::memcpy(place, &host, 8);
   }
 }
 
-// Records the library wrote (RecordFunctions::out) back to the guest, with
-// the guest functions its host functions stand for.
+// Records the library may have written (RecordFunctions::in_out) back to
+// the guest, with the guest functions its host functions stand for.
 void Forwarder::give_back_records(std::vector<RecordCopy>& copies) {
   for (RecordCopy& copy : copies) {
-    if (!copy.rec->out) continue;
-    for (const auto& field : copy.rec->fields) {
+    if (!copy.rec->in_out) continue;
+    for (const RecordFunctions::Field& field : copy.rec->fields) {
+      if (!field.holds_function(copy.bytes)) continue;
       uint64_t fn;
-      std::memcpy(&fn, copy.bytes + field.first, 8);
+      std::memcpy(&fn, copy.bytes + field.offset, 8);
       fn = callbacks_.guest_function(fn);
-      std::memcpy(copy.bytes + field.first, &fn, 8);
+      std::memcpy(copy.bytes + field.offset, &fn, 8);
     }
     std::memcpy(reinterpret_cast<void*>(copy.guest), copy.bytes, copy.rec->bytes);  // guest addresses are host ones
   }

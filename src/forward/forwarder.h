@@ -46,6 +46,18 @@ class Forwarder final : public sys::ForwardedCalls {
 
   // Those the build made, by name (opencl...).
   static std::vector<std::string> known_libraries();
+
+  // What `phybin info` says of each library the build forwards: whether
+  // PHYBIN_FORWARD enables it, its guest side, and the native library
+  // found (loaded as a call would load it) or where it was looked for.
+  struct LibraryReport {
+    std::string name, soname, package;
+    bool enabled = false;
+    bool guest_side = false;
+    std::string native;  // the native file's resolved path; empty: not found
+    std::string looked;  // where it was looked for
+  };
+  std::vector<LibraryReport> survey();
   // The first name of a PHYBIN_FORWARD list the build does not know, if
   // any (all and none name none).
   static std::optional<std::string> unknown_library(const std::string& which);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <string>
 
 namespace phybin::forward {
@@ -51,32 +52,53 @@ std::optional<std::string> callback_signature(std::string_view word) {
   return text;
 }
 
-// "in16{0:fn<void,ptr>}" or "out16{...}": a pointer to a record holding
+// A number of at most `digits` decimal digits.
+std::optional<uint32_t> number(std::string_view text, size_t digits) {
+  if (text.empty() || text.size() > digits || text.find_first_not_of("0123456789") != std::string_view::npos)
+    return std::nullopt;
+  return static_cast<uint32_t>(std::stoul(std::string(text)));
+}
+
+// "16:fn<void,ptr>" or "16:fn<void,ptr>?0=3" (when the tag at 0 is 3).
+std::optional<RecordFunctions::Field> record_field(std::string_view text, uint16_t bytes) {
+  RecordFunctions::Field field;
+  const size_t colon = text.find(':'), question = text.find('?');
+  const std::optional<uint32_t> at = number(text.substr(0, colon), 3);
+  if (colon == std::string_view::npos || !at || *at % 8 != 0 || *at + 8u > bytes) return std::nullopt;
+  std::optional<std::string> fn = callback_signature(text.substr(colon + 1, question - std::min(question, colon + 1)));
+  if (!fn) return std::nullopt;
+  field.offset = static_cast<uint16_t>(*at);
+  field.signature = std::move(*fn);
+  if (question == std::string_view::npos) return field;
+  const std::string_view tag = text.substr(question + 1);
+  const size_t eq = tag.find('=');
+  const std::optional<uint32_t> tag_at = number(tag.substr(0, eq), 3);
+  const std::optional<uint32_t> value = eq == std::string_view::npos ? std::nullopt : number(tag.substr(eq + 1), 10);
+  if (!tag_at || !value || *tag_at % 4 != 0 || *tag_at + 4u > bytes) return std::nullopt;
+  field.tag_offset = static_cast<int16_t>(*tag_at);
+  field.tag_value = *value;
+  return field;
+}
+
+// "in16{0:fn<void,ptr>}" or "io16{...}": a pointer to a record holding
 // functions at those offsets; nullopt otherwise.
 std::optional<RecordFunctions> record_functions(std::string_view word) {
   RecordFunctions rec;
-  rec.out = word.substr(0, 3) == "out";
-  if (!rec.out && word.substr(0, 2) != "in") return std::nullopt;
-  word.remove_prefix(rec.out ? 3 : 2);
+  rec.in_out = word.substr(0, 2) == "io";
+  if (!rec.in_out && word.substr(0, 2) != "in") return std::nullopt;
+  word.remove_prefix(2);
   const size_t open = word.find('{');
   if (open == 0 || open == std::string_view::npos || word.back() != '}') return std::nullopt;
-  const std::string size(word.substr(0, open));
-  if (size.size() > 3 || size.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
-  rec.bytes = static_cast<uint16_t>(std::stoul(size));
+  const std::optional<uint32_t> size = number(word.substr(0, open), 3);
+  if (!size) return std::nullopt;
+  rec.bytes = static_cast<uint16_t>(*size);
   std::string_view fields = word.substr(open + 1, word.size() - open - 2);
   while (!fields.empty()) {
     const size_t end = std::min(fields.find('|'), fields.size());
-    const std::string_view field = fields.substr(0, end);
+    std::optional<RecordFunctions::Field> field = record_field(fields.substr(0, end), rec.bytes);
+    if (!field) return std::nullopt;
+    rec.fields.push_back(std::move(*field));
     fields.remove_prefix(std::min(end + 1, fields.size()));
-    const size_t colon = field.find(':');
-    const std::string offset(field.substr(0, colon));
-    if (colon == std::string_view::npos || offset.empty() || offset.size() > 3 ||
-        offset.find_first_not_of("0123456789") != std::string::npos)
-      return std::nullopt;
-    std::optional<std::string> fn = callback_signature(field.substr(colon + 1));
-    const auto at = static_cast<uint16_t>(std::stoul(offset));
-    if (!fn || at % 8 != 0 || at + 8u > rec.bytes) return std::nullopt;
-    rec.fields.emplace_back(at, std::move(*fn));
   }
   if (rec.fields.empty() || rec.bytes > kMaxRecordFunctionsBytes) return std::nullopt;
   return rec;
@@ -105,6 +127,13 @@ bool mark_thread(std::string_view word, Signature& sig) {
 }  // namespace
 
 bool is_float(ArgClass c) { return c == ArgClass::F32 || c == ArgClass::F64; }
+
+bool RecordFunctions::Field::holds_function(const uint8_t* record) const {
+  if (tag_offset < 0) return true;
+  uint32_t tag;
+  std::memcpy(&tag, record + tag_offset, sizeof tag);
+  return tag == tag_value;
+}
 
 std::optional<Signature> parse_signature(std::string_view text) {
   Signature sig;

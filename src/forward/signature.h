@@ -35,16 +35,24 @@ struct Callback {
 
 // A pointer argument to a record that holds guest functions (HIP's
 // hipHostNodeParams.fn): the library gets a copy of the record, `bytes`
-// long, with host functions in their places.  Out (a record the library
-// writes, not const): the copy starts as the guest's bytes, and after the
-// call its host functions become the guest functions they stand for, and
-// it is copied back.
+// long, with host functions in their places.  In-out (a record that is not
+// const: the library may write it): after the call the copy's host
+// functions become the guest functions they stand for, and it is copied
+// back.  A field in a union holds a function only when the record's tag
+// says so (hipGraphNodeParams.host when .type is hipGraphNodeTypeHost).
 struct RecordFunctions {
+  struct Field {
+    uint16_t offset;
+    std::string signature;  // the function's
+    int16_t tag_offset = -1;  // >= 0: only when the 32-bit tag there...
+    uint32_t tag_value = 0;   // ...has this value
+    bool holds_function(const uint8_t* record) const;
+  };
   uint8_t arg = 0;
-  bool out = false;
+  bool in_out = false;
   CallbackThread thread = CallbackThread::Caller;
   uint16_t bytes = 0;
-  std::vector<std::pair<uint16_t, std::string>> fields;  // offset, the function's signature
+  std::vector<Field> fields;
 };
 inline constexpr uint16_t kMaxRecordFunctionsBytes = 256;
 
@@ -63,7 +71,8 @@ struct Signature {
 // callback argument is fn<RESULT,ARG,...>, on the caller's thread unless
 // an @INDEX says any; records are recN (N <= 16) and memN (N > 16); a
 // pointer to a record holding functions inN{OFFSET:fn<...>|...} (const)
-// or outN{...}; nullopt for anything else.
+// or ioN{...}, a field's tag after it (OFFSET:fn<...>?TAG_OFFSET=VALUE);
+// nullopt for anything else.
 std::optional<Signature> parse_signature(std::string_view text);
 
 bool is_float(ArgClass c);

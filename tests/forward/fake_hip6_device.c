@@ -81,6 +81,28 @@ hipError_t hipGraphHostNodeSetParams(uintptr_t node, const HostNode *params) {
   return kSuccess;
 }
 
+// hipGraphNodeParams: a node of any type; a host node's parameters sit in
+// the union when its type is hipGraphNodeTypeHost (3).
+typedef struct {
+  int type;
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    HostNode host;
+  };
+  long long reserved2;
+} GraphNodeParams;
+_Static_assert(sizeof(GraphNodeParams) == 256, "hipGraphNodeParams is 256 bytes");
+
+hipError_t hipGraphAddNode(uintptr_t *node, void *graph, const void *deps, size_t ndeps, GraphNodeParams *params) {
+  if (!params) return kInvalidValue;
+  if (params->type != 3) {  // the stand-in knows host nodes only: says what it found where one's function goes
+    params->reserved2 = params->reserved1[0];
+    return kInvalidValue;
+  }
+  return hipGraphAddHostNode(node, graph, deps, ndeps, &params->host);
+}
+
 hipError_t hipGraphInstantiate(void **exec, void *graph, void *error_node, char *log, size_t log_size) {
   (void)error_node, (void)log, (void)log_size;
   if (!exec || graph != nodes) return kInvalidValue;

@@ -44,6 +44,22 @@ int main(void) {
   int other_total = 1000;
   count_params.userData = &other_total;
   report("hipGraphHostNodeSetParams", hipGraphHostNodeSetParams(count_node, &count_params));
+  // The generic call: a host node's parameters inside hipGraphNodeParams
+  // (the runtime gets a host function only where the type says a host
+  // node's function is: a memset node's bytes there stay as they are).
+  hipGraphNodeParams generic;
+  memset(&generic, 0, sizeof generic);
+  generic.type = hipGraphNodeTypeHost;
+  generic.host.fn = count;
+  generic.host.userData = &total;
+  hipGraphNode_t generic_node = NULL;
+  report("hipGraphAddNode host", hipGraphAddNode(&generic_node, graph, NULL, 0, &generic));
+  printf("its function is still the guest's: %s\n", generic.host.fn == count ? "yes" : "no");
+  memset(&generic, 0, sizeof generic);
+  generic.type = hipGraphNodeTypeMemset;
+  generic.memset.dst = (void *)count;  // looks like a guest function, is not one here
+  report("hipGraphAddNode memset", hipGraphAddNode(&generic_node, graph, NULL, 0, &generic));
+  printf("the runtime saw the memset's bytes: %s\n", generic.reserved2 == (long long)(uintptr_t)count ? "yes" : "no");
   hipGraphExec_t exec = NULL;
   report("hipGraphInstantiate", hipGraphInstantiate(&exec, graph, NULL, NULL, 0));
   for (int i = 0; i < 2; ++i) report("hipGraphLaunch", hipGraphLaunch(exec, NULL));

@@ -59,26 +59,39 @@ TEST(ForwardSignature, RecordsHoldingFunctions) {
   ASSERT_EQ(s->records.size(), 1u);
   const RecordFunctions& in = s->records[0];
   EXPECT_EQ(in.arg, 4);
-  EXPECT_FALSE(in.out);
+  EXPECT_FALSE(in.in_out);
   EXPECT_EQ(in.bytes, 16);
   EXPECT_EQ(in.thread, CallbackThread::Any);
   ASSERT_EQ(in.fields.size(), 1u);
-  EXPECT_EQ(in.fields[0].first, 0);
-  EXPECT_EQ(in.fields[0].second, "void : ptr");
-  auto out = parse_signature("u32 : ptr out32{8:fn<i32,ptr,u32>|24:fn<void>}");
-  ASSERT_TRUE(out);
-  ASSERT_EQ(out->records.size(), 1u);
-  EXPECT_TRUE(out->records[0].out);
-  EXPECT_EQ(out->records[0].thread, CallbackThread::Caller);
-  ASSERT_EQ(out->records[0].fields.size(), 2u);
-  EXPECT_EQ(out->records[0].fields[1].first, 24);
-  EXPECT_EQ(out->records[0].fields[0].second, "i32 : ptr u32");
+  EXPECT_EQ(in.fields[0].offset, 0);
+  EXPECT_EQ(in.fields[0].signature, "void : ptr");
+  EXPECT_EQ(in.fields[0].tag_offset, -1);
+  auto io = parse_signature("u32 : ptr io32{8:fn<i32,ptr,u32>|24:fn<void>?4=3}");
+  ASSERT_TRUE(io);
+  ASSERT_EQ(io->records.size(), 1u);
+  const RecordFunctions& rec = io->records[0];
+  EXPECT_TRUE(rec.in_out);
+  EXPECT_EQ(rec.thread, CallbackThread::Caller);
+  ASSERT_EQ(rec.fields.size(), 2u);
+  EXPECT_EQ(rec.fields[0].signature, "i32 : ptr u32");
+  EXPECT_EQ(rec.fields[1].offset, 24);
+  EXPECT_EQ(rec.fields[1].tag_offset, 4);
+  EXPECT_EQ(rec.fields[1].tag_value, 3u);
+  uint8_t record[32] = {};
+  record[4] = 3;
+  EXPECT_TRUE(rec.fields[0].holds_function(record));
+  EXPECT_TRUE(rec.fields[1].holds_function(record));  // the tag says so
+  record[4] = 2;
+  EXPECT_FALSE(rec.fields[1].holds_function(record));
+  EXPECT_FALSE(parse_signature("u32 : io32{24:fn<void>?30=3}"));  // tag past the end
+  EXPECT_FALSE(parse_signature("u32 : io32{24:fn<void>?4}"));     // tag without a value
+  EXPECT_FALSE(parse_signature("u32 : io32{24:fn<void>?4=x}"));
   EXPECT_FALSE(parse_signature("u32 : in16{}"));               // no function in it
   EXPECT_FALSE(parse_signature("u32 : in16{12:fn<void>}"));    // past its end
   EXPECT_FALSE(parse_signature("u32 : in16{4:fn<void>}"));     // not a pointer's place
   EXPECT_FALSE(parse_signature("u32 : in512{0:fn<void>}"));    // larger than phybin copies
   EXPECT_FALSE(parse_signature("u32 : in16{0:ptr}"));          // not a function
-  EXPECT_FALSE(parse_signature("u32 : io16{0:fn<void>}"));
+  EXPECT_FALSE(parse_signature("u32 : out16{0:fn<void>}"));
   EXPECT_FALSE(parse_signature("u32 : fn<void,in16{0:fn<void>}>"));  // inside a callback
 }
 
