@@ -15,6 +15,11 @@ PHYBIN_ARM64_ROOT=${PHYBIN_ARM64_ROOT:-/var/cache/phybin/arm64-root}
 # second soname of one library is tested.
 PHYBIN_ROCM6_ROOT=${PHYBIN_ROCM6_ROOT:-/var/cache/phybin/arm64-rocm6}
 
+# A 32-bit (i386) qemu-aarch64-static, for the binfmt_misc test on x86-64
+# machines: registered there as the arm64 world's qemu, it is no x86-64
+# program, so that phybin's x86-64 entry does not take it too.
+PHYBIN_QEMU_I386=${PHYBIN_QEMU_I386:-/var/cache/phybin/qemu-i386/qemu-aarch64-static}
+
 # A separate amd64 Debian (minbase and the programs the acceptance tests
 # run), for PHYBIN_ROOTFS: the world binds it at the same path.
 PHYBIN_AMD64_ROOT=${PHYBIN_AMD64_ROOT:-/var/cache/phybin/amd64-root}

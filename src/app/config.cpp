@@ -7,7 +7,10 @@
 #include <cstdlib>
 #include <string>
 
+#include "app/config_files.h"
 #include "common/error.h"
+#include "forward/forwarder.h"
+
 
 namespace phybin::app {
 
@@ -48,16 +51,110 @@ uint64_t checked_signal_mask(const std::string& text) {
 
 namespace {
 
-// PHYBIN_CACHE_DIR, else the XDG cache directory; "off" keeps nothing.
-std::string translation_dir_setting() {
-  if (const char* v = std::getenv("PHYBIN_CACHE_DIR")) {
-    std::string dir = v;
-    if (dir == "off" || dir == "0") return {};
-    if (dir.empty() || dir[0] != '/')
-      throw Error(ErrorCode::PHYBIN_ERR_USAGE,
-                  "PHYBIN_CACHE_DIR='" + dir + "' must be an absolute directory path, or off");
-    return dir;
+[[noreturn]] void bad(const char* name, const std::string& text, const std::string& want) {
+  throw Error(ErrorCode::PHYBIN_ERR_USAGE, std::string(name) + "='" + text + "' " + want);
+}
+
+bool parse_switch(const char* name, const std::string& text) {
+  if (text != "0" && text != "1") bad(name, text, "must be 0 or 1");
+  return text == "1";
+}
+
+unsigned parse_number(const char* name, const std::string& text, unsigned long most, const std::string& want) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long n = std::strtoul(text.c_str(), &end, 10);
+  if (text.empty() || text[0] == '-' || *end != '\0' || errno != 0 || n > most) bad(name, text, want);
+  return static_cast<unsigned>(n);
+}
+
+std::string parse_choice(const char* name, const std::string& text, std::initializer_list<const char*> choices,
+                         const std::string& want) {
+  for (const char* c : choices)
+    if (text == c) return text;
+  bad(name, text, want);
+}
+
+// One parser per setting of the table: a setting without one does not
+// compile.
+void parse_PHYBIN_CACHE_SIZE(Settings& s, const char* name, const std::string& v) {
+  s.cache_bytes = parse_size(v, name);
+  // Block-to-block branches reach +-128 MiB: the cache must fit in that.
+  if (s.cache_bytes > (120u << 20)) throw Error(ErrorCode::PHYBIN_ERR_USAGE, std::string(name) + " is at most 120 (MiB)");
+}
+void parse_PHYBIN_ROOTFS(Settings& s, const char* name, const std::string& v) {
+  if (!v.empty()) s.rootfs = checked_rootfs(v, name);
+}
+// "off" keeps nothing; unset, the XDG cache directory (read_settings).
+void parse_PHYBIN_CACHE_DIR(Settings& s, const char* name, const std::string& v) {
+  if (v == "off" || v == "0") return;
+  if (v.empty() || v[0] != '/') bad(name, v, "must be an absolute directory path, or off");
+  s.translation_dir = v;
+}
+void parse_PHYBIN_LOG_LEVEL(Settings& s, const char* name, const std::string& v) {
+  s.log_level = static_cast<int>(parse_number(name, v, 3, "must be 0, 1, 2 or 3"));
+}
+void parse_PHYBIN_LOG_FILE(Settings& s, const char*, const std::string& v) { s.log_file = v; }
+void parse_PHYBIN_STRICT_FLAGS(Settings& s, const char* name, const std::string& v) {
+  s.strict_flags = parse_switch(name, v);
+}
+void parse_PHYBIN_EXACT_MXCSR(Settings& s, const char* name, const std::string& v) {
+  s.exact_mxcsr = parse_switch(name, v);
+}
+void parse_PHYBIN_IR_VERIFY(Settings& s, const char* name, const std::string& v) { s.verify_ir = parse_switch(name, v); }
+void parse_PHYBIN_HOST_CRC32(Settings& s, const char* name, const std::string& v) {
+  s.host_crc32 = parse_switch(name, v);
+}
+void parse_PHYBIN_HOST_AES(Settings& s, const char* name, const std::string& v) { s.host_aes = parse_switch(name, v); }
+void parse_PHYBIN_HOST_PMULL(Settings& s, const char* name, const std::string& v) {
+  s.host_pmull = parse_switch(name, v);
+}
+void parse_PHYBIN_SUPERBLOCKS(Settings& s, const char* name, const std::string& v) {
+  s.superblocks = parse_switch(name, v);
+}
+void parse_PHYBIN_HOST_LSE(Settings& s, const char* name, const std::string& v) { s.host_lse = parse_switch(name, v); }
+void parse_PHYBIN_TSO(Settings& s, const char* name, const std::string& v) {
+  s.tso = parse_choice(name, v, {"auto", "strict", "off"}, "must be auto, strict or off");
+}
+// all, none, or names the build knows.
+void parse_PHYBIN_FORWARD(Settings& s, const char* name, const std::string& v) {
+  if (const std::optional<std::string> unknown = forward::Forwarder::unknown_library(v)) {
+    std::string list;
+    for (const std::string& k : forward::Forwarder::known_libraries()) list += " " + k;
+    throw Error(ErrorCode::PHYBIN_ERR_USAGE, std::string(name) + "='" + v + "': '" + *unknown +
+                                                 "' is not a forwarded library (all, none," + list + ")");
   }
+  s.forward = v;
+}
+void parse_PHYBIN_ROCM_PATH(Settings& s, const char* name, const std::string& v) {
+  if (v.empty()) return;
+  if (v[0] != '/') bad(name, v, "must be an absolute path (a ROCm installation, like /opt/rocm)");
+  s.rocm_path = v;
+}
+void parse_PHYBIN_WATCHDOG(Settings& s, const char* name, const std::string& v) {
+  s.watchdog_seconds = parse_number(name, v, 86400, "must be a number of seconds (0 to 86400; 0: off)");
+}
+void parse_PHYBIN_WATCHDOG_ACTION(Settings& s, const char* name, const std::string& v) {
+  s.watchdog_abort = parse_choice(name, v, {"report", "abort"}, "must be report or abort") == "abort";
+}
+void parse_PHYBIN_WARP_SIZE(Settings& s, const char*, const std::string& v) { s.warp_size = v; }
+
+using Parser = void (*)(Settings&, const char*, const std::string&);
+struct Entry {
+  SettingInfo info;
+  Parser parse;
+};
+const std::vector<Entry>& table() {
+  static const std::vector<Entry> entries = {
+#define PHYBIN_SETTING(NAME, DEFAULT, MEANING) {{#NAME, DEFAULT, MEANING}, &parse_##NAME},
+#include "app/settings.inc"
+#undef PHYBIN_SETTING
+  };
+  return entries;
+}
+
+// Unset: the XDG cache directory, else ~/.cache; off without either.
+std::string default_translation_dir() {
   const char* xdg = std::getenv("XDG_CACHE_HOME");
   if (xdg && xdg[0] == '/') return std::string(xdg) + "/phybin";
   const char* home = std::getenv("HOME");
@@ -65,72 +162,48 @@ std::string translation_dir_setting() {
   return {};
 }
 
-// A 0/1 switch NAME, `fallback` when it is not set.
-bool read_switch(const char* name, bool fallback) {
-  const char* v = std::getenv(name);
-  if (!v) return fallback;
-  const std::string text = v;
-  if (text != "0" && text != "1")
-    throw Error(ErrorCode::PHYBIN_ERR_USAGE, std::string(name) + "='" + text + "' must be 0 or 1");
-  return text == "1";
-}
-
 }  // namespace
 
-Settings read_settings() {
+const std::vector<SettingInfo>& known_settings() {
+  static const std::vector<SettingInfo> infos = [] {
+    std::vector<SettingInfo> out;
+    for (const Entry& e : table()) out.push_back(e.info);
+    return out;
+  }();
+  return infos;
+}
+
+std::vector<std::string> settings_files() {
+  std::vector<std::string> files;
+  const char* system = std::getenv("PHYBIN_SYSTEM_CONFIG");
+  files.emplace_back(system && *system ? system : "/etc/phybin.conf");
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  if (xdg && xdg[0] == '/') files.push_back(std::string(xdg) + "/phybin/phybin.conf");
+  else if (home && home[0] == '/') files.push_back(std::string(home) + "/.config/phybin/phybin.conf");
+  return files;
+}
+
+Settings read_settings(const std::string& program) {
+  std::vector<std::string> names;
+  for (const Entry& e : table()) names.emplace_back(e.info.name);
+  std::map<std::string, SettingValue> values;
+  for (const std::string& file : settings_files()) read_settings_file(file, program, names, values);
+  for (const Entry& e : table())
+    if (const char* v = std::getenv(e.info.name)) values[e.info.name] = {v, "environment"};
   Settings s;
-  if (const char* v = std::getenv("PHYBIN_CACHE_SIZE")) {
-    s.cache_bytes = parse_size(v, "PHYBIN_CACHE_SIZE");
-    s.cache_source = "PHYBIN_CACHE_SIZE";
-    // Block-to-block branches reach +-128 MiB: the cache must fit in that.
-    if (s.cache_bytes > (120u << 20))
-      throw Error(ErrorCode::PHYBIN_ERR_USAGE, "PHYBIN_CACHE_SIZE is at most 120 (MiB)");
+  for (const Entry& e : table()) {
+    const auto it = values.find(e.info.name);
+    if (it == values.end()) continue;
+    try {
+      e.parse(s, e.info.name, it->second.text);
+    } catch (const Error& error) {
+      if (it->second.origin == "environment") throw;
+      throw Error(error.code(), it->second.origin + ": " + error.what());
+    }
   }
-  if (const char* v = std::getenv("PHYBIN_LOG_LEVEL")) {
-    char* end = nullptr;
-    long level = std::strtol(v, &end, 10);
-    if (*v == '\0' || *end != '\0' || level < 0 || level > 3)
-      throw Error(ErrorCode::PHYBIN_ERR_USAGE, std::string("PHYBIN_LOG_LEVEL='") + v + "' must be 0, 1, 2 or 3");
-    s.log_level = static_cast<int>(level);
-  }
-  if (const char* v = std::getenv("PHYBIN_LOG_FILE")) s.log_file = v;
-  s.strict_flags = read_switch("PHYBIN_STRICT_FLAGS", s.strict_flags);
-  s.verify_ir = read_switch("PHYBIN_IR_VERIFY", s.verify_ir);
-  s.translation_dir = translation_dir_setting();
-  s.host_crc32 = read_switch("PHYBIN_HOST_CRC32", s.host_crc32);
-  s.exact_mxcsr = read_switch("PHYBIN_EXACT_MXCSR", s.exact_mxcsr);
-  s.host_pmull = read_switch("PHYBIN_HOST_PMULL", s.host_pmull);
-  s.host_aes = read_switch("PHYBIN_HOST_AES", s.host_aes);
-  s.superblocks = read_switch("PHYBIN_SUPERBLOCKS", s.superblocks);
-  s.host_lse = read_switch("PHYBIN_HOST_LSE", s.host_lse);
-  if (const char* v = std::getenv("PHYBIN_ROOTFS"); v && *v) s.rootfs = checked_rootfs(v, "PHYBIN_ROOTFS");
-  if (const char* v = std::getenv("PHYBIN_FORWARD")) s.forward = v;
-  if (const char* v = std::getenv("PHYBIN_ROCM_PATH"); v && *v) {
-    if (*v != '/')
-      throw Error(ErrorCode::PHYBIN_ERR_USAGE, std::string("PHYBIN_ROCM_PATH='") + v +
-                                                   "' must be an absolute path (a ROCm installation, like /opt/rocm)");
-    s.rocm_path = v;
-  }
-  if (const char* v = std::getenv("PHYBIN_WATCHDOG")) {
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long seconds = std::strtoul(v, &end, 10);
-    if (*v == '\0' || *v == '-' || *end != '\0' || errno != 0 || seconds > 86400)
-      throw Error(ErrorCode::PHYBIN_ERR_USAGE,
-                  std::string("PHYBIN_WATCHDOG='") + v + "' must be a number of seconds (0 to 86400; 0: off)");
-    s.watchdog_seconds = static_cast<unsigned>(seconds);
-  }
-  if (const char* v = std::getenv("PHYBIN_WATCHDOG_ACTION")) {
-    const std::string action = v;
-    if (action != "report" && action != "abort")
-      throw Error(ErrorCode::PHYBIN_ERR_USAGE, "PHYBIN_WATCHDOG_ACTION='" + action + "' must be report or abort");
-    s.watchdog_abort = action == "abort";
-  }
-  if (const char* v = std::getenv("PHYBIN_TSO")) {
-    s.tso = v;
-    if (s.tso != "auto" && s.tso != "strict" && s.tso != "off")
-      throw Error(ErrorCode::PHYBIN_ERR_USAGE, "PHYBIN_TSO='" + s.tso + "' must be auto, strict or off");
-  }
+  if (!values.contains("PHYBIN_CACHE_DIR")) s.translation_dir = default_translation_dir();
+  s.values = std::move(values);
   return s;
 }
 

@@ -1,11 +1,23 @@
-// phybin's settings: built-in defaults overridden by PHYBIN_* environment
-// variables.  Each setting remembers where its value came from.
+// phybin's settings (settings.inc): built-in defaults, overridden by the
+// system's settings file, the user's, and PHYBIN_* environment variables,
+// in that order.  A file's section for the program being run overrides
+// the file's general part.  Each value remembers where it came from.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace phybin::app {
+
+// A setting's text and where it came from: "environment", or a file and
+// line ("/etc/phybin.conf:3", with " [python3]" inside a section).
+struct SettingValue {
+  std::string text;
+  std::string origin;
+};
 
 struct Settings {
   size_t cache_bytes = 64u << 20;
@@ -23,6 +35,7 @@ struct Settings {
   unsigned watchdog_seconds = 0;  // PHYBIN_WATCHDOG: report forwarded calls blocked this long (0: off)
   bool watchdog_abort = false;    // PHYBIN_WATCHDOG_ACTION=abort: then stop with PHYBIN_ERR_WATCHDOG
   std::string rocm_path;          // PHYBIN_ROCM_PATH: a ROCm installation (empty: the build's default)
+  std::string warp_size;          // PHYBIN_WARP_SIZE: cannot be honoured (said once)
   std::string log_file;
   // PHYBIN_ROOTFS (or --rootfs): a separate x86-64 root; empty: the machine's files.
   std::string rootfs;
@@ -31,11 +44,30 @@ struct Settings {
   uint64_t blocked_runtime_signals = 0;
   // PHYBIN_CACHE_DIR: where translations are kept between runs; empty: not kept.
   std::string translation_dir;
-  std::string cache_source = "default";
+  // The values set (not defaults), by name, with their origins.
+  std::map<std::string, SettingValue> values;
 };
 
-// Throws Error(PHYBIN_ERR_USAGE) on a malformed value.
-Settings read_settings();
+// The settings for `program` (its path as run; empty: no program, the
+// files' general parts only).  Throws Error(PHYBIN_ERR_USAGE) on an
+// unknown key, a malformed line or value, naming the file and line or the
+// variable; Error(PHYBIN_ERR_FILE_ACCESS) on a file that exists but cannot
+// be read.
+Settings read_settings(const std::string& program);
+
+// The settings files, in the order they are read: PHYBIN_SYSTEM_CONFIG
+// (default /etc/phybin.conf), then $XDG_CONFIG_HOME/phybin/phybin.conf
+// (else $HOME/.config/phybin/phybin.conf).
+std::vector<std::string> settings_files();
+
+// Every setting the table knows: name, default (as README shows it) and
+// meaning.
+struct SettingInfo {
+  const char* name;
+  const char* default_text;
+  const char* meaning;
+};
+const std::vector<SettingInfo>& known_settings();
 
 // `dir` as an x86-64 root; throws Error(PHYBIN_ERR_USAGE) naming `from`.
 std::string checked_rootfs(const std::string& dir, const char* from);

@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "app/commands.h"
 #include "app/config.h"
+#include "app/setup.h"
 #include "forward/forwarder.h"
 #include "common/error.h"
 #include "common/log.h"
@@ -40,14 +42,19 @@ void usage(FILE* out) {
                "                                  run an x86-64 Linux program (--argv0: its argv[0] when\n"
                "                                  not PROGRAM; --rootfs: as PHYBIN_ROOTFS; --blocked-signals:\n"
                "                                  SIGSEGV/SIGBUS bits the guest blocks, from an execve)\n"
-               "       phybin --help | --version\n"
-               "settings (environment): PHYBIN_CACHE_SIZE (MiB, or 512K), PHYBIN_CACHE_DIR (saved\n"
-               "translations; off), PHYBIN_LOG_LEVEL (0-3), PHYBIN_LOG_FILE, PHYBIN_STRICT_FLAGS, PHYBIN_EXACT_MXCSR,\n"
-               "PHYBIN_ROOTFS (an x86-64 root looked up before the machine's files), PHYBIN_TSO,\n"
-               "PHYBIN_FORWARD (libraries run natively: all, none, or names such as opencl), PHYBIN_ROCM_PATH\n"
-               "(a ROCm installation whose lib/ is searched first for HSA and HIP), PHYBIN_WATCHDOG\n"
-               "(seconds a forwarded call may block before it is reported), PHYBIN_WATCHDOG_ACTION (report, abort).\n"
-               "Error codes are listed in phybin's README.\n");
+               "       phybin info [PROGRAM]        the host, forwarded libraries, binfmt_misc, and every\n"
+               "                                  setting in force (for PROGRAM) with where it came from\n"
+               "       phybin register | unregister | status\n"
+               "                                  binfmt_misc: start x86-64 programs through phybin (root)\n"
+               "       phybin --help | --help-errors | --version\n"
+               "settings: PHYBIN_* environment variables, over ~/.config/phybin/phybin.conf, over\n"
+               "/etc/phybin.conf (NAME = VALUE lines; [PROGRAM] sections apply to one program):\n");
+  for (const SettingInfo& s : known_settings()) {
+    std::string text = s.default_text;
+    std::erase(text, '`');  // Markdown in README's table
+    std::fprintf(out, "  %s (default %s)\n", s.name, text.c_str());
+  }
+  std::fprintf(out, "error codes: phybin --help-errors\n");
 }
 
 std::string absolute_path(const std::string& path) {
@@ -179,28 +186,6 @@ void record_initial_mappings(const LoadedProgram& program, const elf::StackInfo&
 }
 
 // The guest sides of the forwarded libraries: beside phybin.
-std::string guest_libs_dir(const std::string& phybin) {
-  return phybin.substr(0, phybin.rfind('/') + 1) + "guest-libs";
-}
-
-// PHYBIN_FORWARD: all, none, or names the build knows.
-std::string checked_forward(const std::string& which) {
-  const std::optional<std::string> unknown = forward::Forwarder::unknown_library(which);
-  if (!unknown) return which;
-  std::string list;
-  for (const std::string& k : forward::Forwarder::known_libraries()) list += " " + k;
-  throw Error(ErrorCode::PHYBIN_ERR_USAGE,
-              "PHYBIN_FORWARD='" + which + "': '" + *unknown + "' is not a forwarded library (all, none," + list + ")");
-}
-
-// phybin's own executable, for execve of x86-64 programs (read before the
-// guest can change what /proc/self/exe answers phybin: nothing can yet).
-std::string own_executable() {
-  char buf[PATH_MAX];
-  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
-}
-
 sys::GuestRoot guest_root(const Settings& settings) {
   const char* home = std::getenv("HOME");
   sys::GuestRoot root(settings.rootfs, home ? home : "");
@@ -249,16 +234,7 @@ sys::GuestRoot guest_root(const Settings& settings) {
   process.set_mxcsr = &runtime::set_guest_mxcsr;
   process.start_thread = &runtime::start_guest_thread;
   process.exit_thread = &runtime::exit_guest_thread;
-  forward::Forwarder::Options forwarding;
-  forwarding.guest_dir = guest_libs_dir(process.phybin_path);
-  forwarding.which = checked_forward(settings.forward);
-  if (!settings.rocm_path.empty()) {
-    forwarding.rocm_path = settings.rocm_path;
-    forwarding.rocm_path_set = true;
-  }
-  forwarding.watchdog_seconds = settings.watchdog_seconds;
-  forwarding.watchdog_abort = settings.watchdog_abort;
-  static forward::Forwarder forwarder(std::move(forwarding));
+  static forward::Forwarder forwarder(forwarder_options(settings, process.phybin_path));
   process.forwarded = &forwarder;
   process.run_guest_call = &runtime::run_guest_call;
   process.current_guest_state = &runtime::current_guest_state;
@@ -301,45 +277,82 @@ sys::GuestRoot guest_root(const Settings& settings) {
 // Settings of the PhyBin notes that a translator cannot honour, said once
 // (not again in the programs the guest execs), whatever the log level: the
 // user set them expecting an effect.
-void warn_unhonoured_settings() {
-  if (const char* v = std::getenv("PHYBIN_WARP_SIZE"))
+void warn_unhonoured_settings(const Settings& settings) {
+  if (!settings.warp_size.empty())
     logf(LogLevel::Error,
          "phybin: warning: PHYBIN_WARP_SIZE=%s cannot be honoured: a wavefront's size (32 or 64 lanes) is fixed by the GPU "
          "code object and the device, not by a translator (HIP reports it in hipDeviceProp_t.warpSize)",
-         v);
+         settings.warp_size.c_str());
   if (const char* v = std::getenv("HIP_PLATFORM"); v && std::strcmp(v, "phybin") == 0)
     logf(LogLevel::Error,
          "phybin: warning: HIP_PLATFORM=phybin has no effect of its own: HIP calls are forwarded to the native runtime "
          "unless PHYBIN_FORWARD leaves hip out; AMD's tools (hipcc) know only amd and nvidia");
 }
 
-int main_impl(int argc, char** argv) {
-  Settings settings = read_settings();
-  log_configure(settings.log_level, settings.log_file);
-  int first = 1;
-  if (first < argc && std::strcmp(argv[first], "run") == 0) ++first;
-  if (first >= argc) {
-    usage(stderr);
-    throw Error(ErrorCode::PHYBIN_ERR_USAGE, "no program given");
-  }
-  std::string arg = argv[first];
+// phybin's own commands; nullopt for a program to run.
+std::optional<int> run_command(const std::string& arg, int argc, char** argv, int first) {
+  const int extra = argc - first - 1;
   if (arg == "--help" || arg == "-h") {
     usage(stdout);
     return 0;
   }
   if (arg == "--version") {
-    std::printf("phybin 0.1\n");
+    std::printf("phybin %s\n", kVersion);
     return 0;
   }
+  if (arg == "--help-errors") {
+    std::printf("phybin stops on an error of its own with \"phybin: error 0xCODE (NAME): reason\" and exits with\n"
+                "0x70 + the code's last digit (the program's own exit status otherwise):\n");
+    for (const ErrorInfo& e : kErrorTable)
+      std::printf("\n0x%X %s (exit status %d): %s.\n  %s\n", static_cast<unsigned>(e.code), e.name,
+                  error_exit_status(e.code), e.summary, e.advice);
+    return 0;
+  }
+  if (arg == "info") {
+    if (extra > 1) throw Error(ErrorCode::PHYBIN_ERR_USAGE, "phybin info takes at most one program");
+    return run_info(extra == 1 ? argv[first + 1] : "");
+  }
+  if (arg == "register" || arg == "unregister" || arg == "status") {
+    if (extra != 0) throw Error(ErrorCode::PHYBIN_ERR_USAGE, "phybin " + arg + " takes no arguments");
+    return arg == "register" ? run_register() : arg == "unregister" ? run_unregister() : run_status();
+  }
+  return std::nullopt;
+}
+
+// Started by binfmt_misc (flag P) as phybin-binfmt: PATH ARGV0 ARGS...
+bool started_by_binfmt(const char* argv0) {
+  const char* slash = std::strrchr(argv0, '/');
+  return std::strcmp(slash ? slash + 1 : argv0, kBinfmtInterpreterName) == 0;
+}
+
+int main_impl(int argc, char** argv) {
+  if (argc >= 3 && started_by_binfmt(argv[0])) {
+    std::vector<std::string> guest_argv(argv + 2, argv + argc);
+    Settings settings = read_settings(argv[1]);
+    log_configure(settings.log_level, settings.log_file);
+    warn_unhonoured_settings(settings);
+    run_program(settings, argv[1], guest_argv);
+  }
+  int first = 1;
+  const bool run = first < argc && std::strcmp(argv[first], "run") == 0;
+  if (run) ++first;
+  if (first >= argc) {
+    usage(stderr);
+    throw Error(ErrorCode::PHYBIN_ERR_USAGE, "no program given");
+  }
+  std::string arg = argv[first];
+  if (!run || arg[0] == '-')
+    if (const std::optional<int> status = run_command(arg, argc, argv, first)) return *status;
   // execve of an x86-64 program (sys_exec.cpp) passes the guest's argv[0],
   // the x86-64 root (which the guest's environment may have dropped) and
   // the guest's blocking of SIGSEGV and SIGBUS (not on the host's mask).
-  std::optional<std::string> argv0;
+  std::optional<std::string> argv0, rootfs;
+  uint64_t blocked_runtime_signals = 0;
   while (arg == "--argv0" || arg == "--rootfs" || arg == "--blocked-signals") {
     if (first + 2 >= argc) throw Error(ErrorCode::PHYBIN_ERR_USAGE, arg + " needs a value and a program");
     if (arg == "--argv0") argv0 = argv[first + 1];
-    else if (arg == "--rootfs") settings.rootfs = checked_rootfs(argv[first + 1], "--rootfs");
-    else settings.blocked_runtime_signals = checked_signal_mask(argv[first + 1]);
+    else if (arg == "--rootfs") rootfs = checked_rootfs(argv[first + 1], "--rootfs");
+    else blocked_runtime_signals = checked_signal_mask(argv[first + 1]);
     first += 2;
     arg = argv[first];
   }
@@ -352,8 +365,12 @@ int main_impl(int argc, char** argv) {
   }
   std::vector<std::string> guest_argv(argv + first, argv + argc);
   const std::string program = guest_argv[0];
+  Settings settings = read_settings(program);
+  log_configure(settings.log_level, settings.log_file);
+  if (rootfs) settings.rootfs = *rootfs;
+  settings.blocked_runtime_signals = blocked_runtime_signals;
   if (argv0) guest_argv[0] = *argv0;
-  else warn_unhonoured_settings();
+  else warn_unhonoured_settings(settings);
   run_program(settings, program, guest_argv);
 }
 

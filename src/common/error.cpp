@@ -9,7 +9,7 @@ namespace phybin {
 
 const char* error_name(ErrorCode code) {
   switch (code) {
-#define X(name, value, summary) \
+#define X(name, value, summary, advice) \
   case ErrorCode::name:         \
     return #name;
 #include "common/error_codes.inc"
@@ -20,7 +20,7 @@ const char* error_name(ErrorCode code) {
 
 const char* error_summary(ErrorCode code) {
   switch (code) {
-#define X(name, value, summary) \
+#define X(name, value, summary, advice) \
   case ErrorCode::name:         \
     return summary;
 #include "common/error_codes.inc"

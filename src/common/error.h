@@ -9,13 +9,27 @@
 namespace phybin {
 
 enum class ErrorCode : uint32_t {
-#define X(name, code, summary) name = code,
+#define X(name, code, summary, advice) name = code,
 #include "common/error_codes.inc"
 #undef X
 };
 
 const char* error_name(ErrorCode code);
 const char* error_summary(ErrorCode code);
+
+// Every code with its meaning and what the user should do (phybin
+// --help-errors).
+struct ErrorInfo {
+  ErrorCode code;
+  const char* name;
+  const char* summary;
+  const char* advice;
+};
+inline constexpr ErrorInfo kErrorTable[] = {
+#define X(name, code, summary, advice) {ErrorCode::name, #name, summary, advice},
+#include "common/error_codes.inc"
+#undef X
+};
 
 // phybin exits with 0x70 + (code & 0xF) on its own errors, so that scripts
 // can tell them from the guest's exit status (documented in README).

@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "common/log.h"
 #include "runtime/guest_thread.h"
+#include "runtime/host_features.h"
 #include "runtime/signals.h"
 #include "x86/helpers.h"
 #include "x86/lazy_flags.h"
@@ -30,19 +31,6 @@ uint64_t host_page_size() {
   return page > 0 ? static_cast<uint64_t>(page) : 4096;
 }
 
-// Whether the host CPU has the AArch64 feature of HWCAP bit `bit`: optional
-// ones are used only where the kernel reports them.
-bool host_hwcap(unsigned bit) {
-#if defined(__aarch64__)
-  return (getauxval(AT_HWCAP) >> bit) & 1;
-#else
-  (void)bit;
-  return false;
-#endif
-}
-constexpr unsigned kHwcapAes = 3, kHwcapPmull = 4, kHwcapCrc32 = 7;
-constexpr unsigned kHwcapAtomics = 8;  // FEAT_LSE: the atomics of ARMv8.1
-constexpr unsigned kHwcapLrcpc = 15;   // FEAT_LRCPC: LDAPR, the cheaper acquire load for TSO
 
 // What the frontend may use of the host: the CRC32 instructions, the AES
 // instructions and the 64x64-bit PMULL of the crypto extension are optional
@@ -50,14 +38,24 @@ constexpr unsigned kHwcapLrcpc = 15;   // FEAT_LRCPC: LDAPR, the cheaper acquire
 x86::FrontendOptions host_frontend_options(const RuntimeOptions& options) {
   x86::FrontendOptions out;
   out.strict_flags = options.strict_flags;
-  out.host_crc32 = options.host_crc32 && host_hwcap(kHwcapCrc32);
-  out.host_pmull = options.host_pmull && host_hwcap(kHwcapPmull);
-  out.host_aes = options.host_aes && host_hwcap(kHwcapAes);
+  out.host_crc32 = options.host_crc32 && host_has(HostFeature::Crc32);
+  out.host_pmull = options.host_pmull && host_has(HostFeature::Pmull);
+  out.host_aes = options.host_aes && host_has(HostFeature::Aes);
   out.side_exits = options.superblocks;
   return out;
 }
 
 }  // namespace
+
+bool host_has(HostFeature feature) {
+#if defined(__aarch64__)
+  for (const HostFeatureInfo& f : kHostFeatures)
+    if (f.feature == feature) return (getauxval(AT_HWCAP) >> f.hwcap_bit) & 1;
+#else
+  (void)feature;
+#endif
+  return false;
+}
 
 // An empty table is zeroes (calloc: fresh pages, nothing written) but for
 // the two slots where key 0 could match: the first compare's for guest
@@ -95,8 +93,8 @@ Process::Process(const RuntimeOptions& options)
   backend_.syscall = &GuestThread::syscall_entry;
   backend_.materialise_flags = &x86::materialise_lazy_flags;
   backend_.lookup_mask = kLookupEntries - 1;
-  backend_.lse = options.host_lse && host_hwcap(kHwcapAtomics);
-  backend_.lrcpc = host_hwcap(kHwcapLrcpc);
+  backend_.lse = options.host_lse && host_has(HostFeature::Lse);
+  backend_.lrcpc = host_has(HostFeature::Lrcpc);
   backend_.tso = options.tso == TsoMode::Strict;
   set_unmatched_slots(empty_lookup_.get(), cache_.stubs().empty_entry);
 }

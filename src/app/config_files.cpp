@@ -1,0 +1,106 @@
+#include "app/config_files.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <cstdio>
+#include <sstream>
+
+#include "common/error.h"
+
+namespace phybin::app {
+
+namespace {
+
+std::string trimmed(const std::string& text) {
+  const size_t begin = text.find_first_not_of(" \t\r");
+  if (begin == std::string::npos) return {};
+  return text.substr(begin, text.find_last_not_of(" \t\r") - begin + 1);
+}
+
+std::string base_name(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// The names a section may give `program` by: its file name and absolute
+// path, as run and with its links resolved.
+std::vector<std::string> names_of(const std::string& program) {
+  if (program.empty()) return {};
+  std::string absolute = program;
+  if (program[0] != '/') {
+    char cwd[PATH_MAX];
+    if (getcwd(cwd, sizeof cwd)) absolute = std::string(cwd) + "/" + program;
+  }
+  std::vector<std::string> names = {base_name(program), absolute};
+  char resolved[PATH_MAX];
+  if (realpath(program.c_str(), resolved)) {
+    names.emplace_back(base_name(resolved));
+    names.emplace_back(resolved);
+  }
+  return names;
+}
+
+bool section_matches(const std::string& section, const std::vector<std::string>& names) {
+  if (section.find('/') != std::string::npos && section[0] != '/') return false;  // a relative path names nothing
+  return std::find(names.begin(), names.end(), section) != names.end();
+}
+
+// The file's text; empty when it does not exist.
+std::string contents_of(const std::string& file) {
+  std::string text;
+  FILE* f = std::fopen(file.c_str(), "re");
+  if (!f && errno == ENOENT) return text;
+  char buf[4096];
+  size_t n = 0;
+  while (f && (n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+  const int error = !f ? errno : std::ferror(f) ? errno : 0;
+  if (f) std::fclose(f);
+  if (!f || error)
+    throw Error(ErrorCode::PHYBIN_ERR_FILE_ACCESS, file + ": cannot read this settings file: " + std::strerror(error));
+  return text;
+}
+
+[[noreturn]] void malformed(const std::string& where, const std::string& why) {
+  throw Error(ErrorCode::PHYBIN_ERR_USAGE, where + ": " + why);
+}
+
+}  // namespace
+
+void read_settings_file(const std::string& file, const std::string& program, const std::vector<std::string>& known,
+                        std::map<std::string, SettingValue>& values) {
+  std::istringstream in(contents_of(file));
+  std::string line;
+  const std::vector<std::string> names = names_of(program);
+  std::map<std::string, SettingValue> general, mine;
+  std::string section;
+  bool in_mine = false;
+  for (unsigned number = 1; std::getline(in, line); ++number) {
+    const std::string text = trimmed(line);
+    const std::string where = file + ":" + std::to_string(number);
+    if (text.empty() || text[0] == '#') continue;
+    if (text[0] == '[') {
+      if (text.back() != ']' || text.size() < 3) malformed(where, "a section is [PROGRAM] (a name or an absolute path)");
+      section = trimmed(text.substr(1, text.size() - 2));
+      in_mine = section_matches(section, names);
+      continue;
+    }
+    const size_t eq = text.find('=');
+    if (eq == std::string::npos) malformed(where, "'" + text + "' is neither NAME = VALUE nor a [PROGRAM] section");
+    const std::string name = trimmed(text.substr(0, eq));
+    std::string value = trimmed(text.substr(eq + 1));
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      malformed(where, "unknown setting '" + name + "' ('phybin info' lists the settings)");
+    if (section.empty()) general[name] = {value, where};
+    else if (in_mine) mine[name] = {value, where + " [" + section + "]"};
+  }
+  for (auto& [name, value] : general) values[name] = std::move(value);
+  for (auto& [name, value] : mine) values[name] = std::move(value);
+}
+
+}  // namespace phybin::app

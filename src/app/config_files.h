@@ -1,0 +1,23 @@
+// The settings files (config.h): lines "NAME = VALUE" (a setting of
+// settings.inc), "[PROGRAM]" sections and "#" comments.  A section applies
+// to a program run by that name (its file name as run or as resolved) or,
+// when it holds a '/', by that absolute path; within a file a program's
+// sections override the general part.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "app/config.h"
+
+namespace phybin::app {
+
+// Adds what `file` sets for `program` to `values` (over what is there).  A
+// missing file sets nothing.  Throws Error(PHYBIN_ERR_USAGE) naming the file
+// and line for a name not in `known` or a malformed line, and
+// Error(PHYBIN_ERR_FILE_ACCESS) for a file that exists but cannot be read.
+void read_settings_file(const std::string& file, const std::string& program, const std::vector<std::string>& known,
+                        std::map<std::string, SettingValue>& values);
+
+}  // namespace phybin::app
