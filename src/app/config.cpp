@@ -137,6 +137,7 @@ void parse_PHYBIN_WATCHDOG(Settings& s, const char* name, const std::string& v) 
 void parse_PHYBIN_WATCHDOG_ACTION(Settings& s, const char* name, const std::string& v) {
   s.watchdog_abort = parse_choice(name, v, {"report", "abort"}, "must be report or abort") == "abort";
 }
+void parse_PHYBIN_PERF_MAP(Settings& s, const char* name, const std::string& v) { s.perf_map = parse_switch(name, v); }
 void parse_PHYBIN_WARP_SIZE(Settings& s, const char*, const std::string& v) { s.warp_size = v; }
 
 using Parser = void (*)(Settings&, const char*, const std::string&);

@@ -69,6 +69,7 @@ void before_exit(int) {
   if (runtime::GuestThread* thread = runtime::GuestThread::current()) {
     thread->process().log_stats();
     thread->process().save_translations();
+    thread->process().flush_perf_map();
   }
   std::fflush(nullptr);
 }
@@ -263,6 +264,8 @@ sys::GuestRoot guest_root(const Settings& settings) {
   options.host_aes = settings.host_aes;
   options.superblocks = settings.superblocks;
   options.host_lse = settings.host_lse;
+  options.perf_map = settings.perf_map;
+  options.perf_map_append = settings.execed;
   options.tso = settings.tso == "strict" ? runtime::TsoMode::Strict
                 : settings.tso == "off"  ? runtime::TsoMode::Off
                                          : runtime::TsoMode::Auto;
@@ -369,6 +372,7 @@ int main_impl(int argc, char** argv) {
   log_configure(settings.log_level, settings.log_file);
   if (rootfs) settings.rootfs = *rootfs;
   settings.blocked_runtime_signals = blocked_runtime_signals;
+  settings.execed = argv0.has_value();
   if (argv0) guest_argv[0] = *argv0;
   else warn_unhonoured_settings(settings);
   run_program(settings, program, guest_argv);

@@ -323,7 +323,7 @@ void guest_fork_stage(sys::ForkStage stage) {
     case sys::ForkStage::Prepare: process.tables().lock(); break;
     case sys::ForkStage::Parent: process.tables().unlock(); break;
     case sys::ForkStage::Child:
-      process.only_thread_left(*thread);
+      process.in_forked_child(*thread);
       process.tables().unlock();
       break;
   }

@@ -97,6 +97,7 @@ Process::Process(const RuntimeOptions& options)
   backend_.lrcpc = host_has(HostFeature::Lrcpc);
   backend_.tso = options.tso == TsoMode::Strict;
   set_unmatched_slots(empty_lookup_.get(), cache_.stubs().empty_entry);
+  if (options.perf_map) perf_map_.open(options.perf_map_append);
 }
 
 // A thread that starts while code exists (a later guest thread) finds all
@@ -123,10 +124,16 @@ bool Process::order_memory_for_threads() {
   return true;
 }
 
-void Process::only_thread_left(GuestThread& self) {
+void Process::in_forked_child(GuestThread& self) {
   threads_.assign(1, &self);
   live_threads_ = 1;
   stopping_.store(false, std::memory_order_relaxed);
+  if (!perf_map_.on()) return;
+  perf_map_.open(false);
+  for (BlockTable::Index b = 0; b < blocks_.size(); ++b) {
+    const auto& block = blocks_.at(b);
+    if (block.valid) perf_map_.add(block.host, block.host_words * 4u, block.guest_start);
+  }
 }
 
 bool Process::last_thread_leaves() {
@@ -272,6 +279,7 @@ BlockTable::Index Process::add_block(const ir::Block& block, Emitted code,
   enter_in_lookups(index);
   ++blocks_translated_;
   guest_insns_translated_ += block.guest_insns;
+  if (perf_map_.on()) perf_map_.add(code.code, code.words * 4u, block.guest_start);
   return index;
 }
 

@@ -19,6 +19,7 @@
 #include "runtime/block_table.h"
 #include "runtime/code_cache.h"
 #include "runtime/code_protect.h"
+#include "runtime/perf_map.h"
 #include "common/shared_lock.h"
 #include "runtime/translation_file.h"
 #include "x86/frontend.h"
@@ -80,6 +81,8 @@ struct RuntimeOptions {
   bool host_lse = true;    // its LSE atomics (ARMv8.1)
   TsoMode tso = TsoMode::Auto;
   unsigned max_block_insns = 48;
+  bool perf_map = false;         // PHYBIN_PERF_MAP: /tmp/perf-PID.map
+  bool perf_map_append = false;  // ...appended to: this process ran phybin before (an execve)
   PersistOptions persist;
 };
 
@@ -129,8 +132,11 @@ class Process {
   // process then ends), else it is no longer counted.
   bool last_thread_leaves();
   // In the child of a fork, under the tables' lock: `self` (the forking
-  // thread) is the only guest thread; the others' objects stay, unused.
-  void only_thread_left(GuestThread& self);
+  // thread) is the only guest thread (the others' objects stay, unused),
+  // and the perf map is the child's own, naming every block there is.
+  void in_forked_child(GuestThread& self);
+  // Written out at exit (PHYBIN_PERF_MAP).
+  void flush_perf_map() { perf_map_.flush(); }
   // A second guest thread is about to start (the caller is the only one):
   // under PHYBIN_TSO=auto, code is translated in x86's memory order from
   // now on and what exists is flushed.  True when it flushed: the caller
@@ -253,6 +259,7 @@ class Process {
   arm64::BackendConfig backend_;
   BlockTable blocks_;
   CodeProtect protect_;
+  PerfMap perf_map_;  // PHYBIN_PERF_MAP
   LookupTable empty_lookup_;
   // The mode the code in the cache was made for (save_translations).
   ir::FpMode fp_mode_;
