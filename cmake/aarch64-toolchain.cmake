@@ -14,3 +14,6 @@ set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-Wl,-rpath-link,${PHYBIN_ARM64_ROOT}/usr/lib/aarch64-linux-gnu")
+# The tree's libraries sit where an ARM64 machine has them (qemu -L and
+# the world find them there): no run path into the build machine's tree.
+set(CMAKE_SKIP_BUILD_RPATH ON)

@@ -20,6 +20,10 @@ PHYBIN_ROCM6_ROOT=${PHYBIN_ROCM6_ROOT:-/var/cache/phybin/arm64-rocm6}
 # program, so that phybin's x86-64 entry does not take it too.
 PHYBIN_QEMU_I386=${PHYBIN_QEMU_I386:-/var/cache/phybin/qemu-i386/qemu-aarch64-static}
 
+# An arm64 Debian with dpkg and binfmt-support (and the amd64 C library),
+# where the Debian package is installed and removed (tests/world).
+PHYBIN_PACKAGE_WORLD=${PHYBIN_PACKAGE_WORLD:-/var/cache/phybin/arm64-package-world}
+
 # A separate amd64 Debian (minbase and the programs the acceptance tests
 # run), for PHYBIN_ROOTFS: the world binds it at the same path.
 PHYBIN_AMD64_ROOT=${PHYBIN_AMD64_ROOT:-/var/cache/phybin/amd64-root}

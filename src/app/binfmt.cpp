@@ -127,6 +127,14 @@ int run_unregister() {
   return 0;
 }
 
+// The same entry for binfmt-support's update-binfmts (/usr/share/binfmts/
+// phybin in the Debian package), with `interp` as its interpreter.
+int print_binfmt_support_entry(const std::string& interp) {
+  std::printf("package phybin\ninterpreter %s\nmagic %s\nmask %s\ncredentials no\npreserve yes\nfix_binary yes\n",
+              interp.c_str(), kMagic, kMask);
+  return 0;
+}
+
 // Exit status 0 when x86-64 programs start through phybin, 1 when not.
 int run_status() {
   std::printf("binfmt_misc: %s\n", binfmt_status_line().c_str());

@@ -15,6 +15,9 @@ int run_info(const std::string& program);
 int run_register();
 int run_unregister();
 int run_status();
+// The entry in binfmt-support's format (the Debian package's), with
+// interpreter `interp`.
+int print_binfmt_support_entry(const std::string& interp);
 
 // binfmt_misc's state in one line, for info.
 std::string binfmt_status_line();

@@ -315,6 +315,10 @@ std::optional<int> run_command(const std::string& arg, int argc, char** argv, in
     if (extra > 1) throw Error(ErrorCode::PHYBIN_ERR_USAGE, "phybin info takes at most one program");
     return run_info(extra == 1 ? argv[first + 1] : "");
   }
+  if (arg == "binfmt-support-entry") {  // for scripts/package
+    if (extra != 1) throw Error(ErrorCode::PHYBIN_ERR_USAGE, "phybin binfmt-support-entry INTERPRETER");
+    return print_binfmt_support_entry(argv[first + 1]);
+  }
   if (arg == "register" || arg == "unregister" || arg == "status") {
     if (extra != 0) throw Error(ErrorCode::PHYBIN_ERR_USAGE, "phybin " + arg + " takes no arguments");
     return arg == "register" ? run_register() : arg == "unregister" ? run_unregister() : run_status();

@@ -13,6 +13,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=../../scripts/lib.sh
 source "$repo/scripts/lib.sh"
+# shellcheck source=binfmt_world.sh
+source "$here/binfmt_world.sh"
 hello=$1
 phybin=$repo/build/arm64/phybin
 root=$PHYBIN_ARM64_ROOT dash64=$PHYBIN_AMD64_ROOT/bin/dash
@@ -40,28 +42,7 @@ unset PHYBIN_LOG_LEVEL
 \$p status; echo "status at the end: \$?"
 PHYBIN_LOG_LEVEL=2 ./hello 2>unregistered.err
 EOF
-# On an x86-64 machine the world's arm64 programs need qemu, which must
-# not be an x86-64 program (phybin's entry would take it, and the kernel
-# would loop): the i386 qemu-aarch64-static of scripts/bootstrap.
-qemu_line=
-if [[ $PHYBIN_HOST_ARCH == x86_64 ]]; then
-  [[ -x $PHYBIN_QEMU_I386 ]] || { echo "FAIL: no i386 qemu at $PHYBIN_QEMU_I386 (scripts/bootstrap)"; exit 1; }
-  qemu_line=$(grep -v -e '^#' -e '^[[:space:]]*$' /usr/lib/binfmt.d/qemu-aarch64.conf | head -n1 |
-    sed -E "s#:[^:]*:[A-Z]*\$#:$PHYBIN_QEMU_I386:F#")
-fi
-# shellcheck disable=SC2016
-unshare --user --map-root-user --mount --propagation private -- bash -c '
-  set -e
-  root=$1 work=$2 qemu_line=$3
-  shift 3
-  mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
-  [[ -z $qemu_line ]] || printf "%s" "$qemu_line" >/proc/sys/fs/binfmt_misc/register
-  for dir in "$@"; do
-    mkdir -p "$root$dir"
-    mount --rbind "$dir" "$root$dir"
-  done
-  exec unshare --root="$root" --wd="$work" -- /bin/sh "$work/inside.sh"
-' binfmt-world "$root" "$work" "$qemu_line" /proc /sys /dev /tmp "$repo" "$PHYBIN_AMD64_ROOT" >"$work/out" 2>"$work/err"
+in_binfmt_world "$root" "$work/inside.sh" /proc /sys /dev /tmp "$repo" "$PHYBIN_AMD64_ROOT" >"$work/out" 2>"$work/err"
 fail=0
 want=$(printf '%s\n' "status before: 1" "status after: 0" "hello: 0" "script: 0" "status at the end: 1")
 got=$(grep -E '^(status [a-z ]+|hello|script): ' "$work/out")
