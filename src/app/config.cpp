@@ -138,6 +138,11 @@ void parse_PHYBIN_WATCHDOG_ACTION(Settings& s, const char* name, const std::stri
   s.watchdog_abort = parse_choice(name, v, {"report", "abort"}, "must be report or abort") == "abort";
 }
 void parse_PHYBIN_PERF_MAP(Settings& s, const char* name, const std::string& v) { s.perf_map = parse_switch(name, v); }
+void parse_PHYBIN_PROFILE(Settings& s, const char* name, const std::string& v) {
+  if (v == "0" || v.empty()) return;
+  if (v != "1" && v[0] != '/') bad(name, v, "must be 1 (report on standard error), an absolute file path, or 0");
+  s.profile = v;
+}
 void parse_PHYBIN_WARP_SIZE(Settings& s, const char*, const std::string& v) { s.warp_size = v; }
 
 using Parser = void (*)(Settings&, const char*, const std::string&);

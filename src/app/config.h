@@ -37,6 +37,7 @@ struct Settings {
   std::string rocm_path;          // PHYBIN_ROCM_PATH: a ROCm installation (empty: the build's default)
   std::string warp_size;          // PHYBIN_WARP_SIZE: cannot be honoured (said once)
   bool perf_map = false;          // PHYBIN_PERF_MAP: /tmp/perf-PID.map for perf
+  std::string profile;            // PHYBIN_PROFILE: "1" (standard error) or a file; empty: off
   bool execed = false;            // started by phybin's own execve (--argv0)
   std::string log_file;
   // PHYBIN_ROOTFS (or --rootfs): a separate x86-64 root; empty: the machine's files.

@@ -70,6 +70,7 @@ void before_exit(int) {
     thread->process().log_stats();
     thread->process().save_translations();
     thread->process().flush_perf_map();
+    thread->process().report_profile(sys::process().config.guest_exe_path);
   }
   std::fflush(nullptr);
 }
@@ -139,7 +140,8 @@ LoadedProgram load_program(const std::string& path, const sys::GuestRoot& root) 
 // The program's translations are saved under its file's identity.
 runtime::PersistOptions persist_options(const Settings& settings, const std::string& guest_path) {
   runtime::PersistOptions persist;
-  persist.dir = settings.translation_dir;
+  // Profiled code counts its runs at addresses of this run only.
+  persist.dir = settings.profile.empty() ? settings.translation_dir : std::string();
   persist.guest_path = guest_path;
   return persist;
 }
@@ -266,6 +268,7 @@ sys::GuestRoot guest_root(const Settings& settings) {
   options.host_lse = settings.host_lse;
   options.perf_map = settings.perf_map;
   options.perf_map_append = settings.execed;
+  options.profile = settings.profile;
   options.tso = settings.tso == "strict" ? runtime::TsoMode::Strict
                 : settings.tso == "off"  ? runtime::TsoMode::Off
                                          : runtime::TsoMode::Auto;

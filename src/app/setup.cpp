@@ -21,6 +21,7 @@ forward::Forwarder::Options forwarder_options(const Settings& settings, const st
   }
   options.watchdog_seconds = settings.watchdog_seconds;
   options.watchdog_abort = settings.watchdog_abort;
+  options.count_calls = !settings.profile.empty();
   return options;
 }
 

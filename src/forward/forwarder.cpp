@@ -183,6 +183,16 @@ bool Forwarder::load(Library& lib) {
   return true;
 }
 
+std::vector<std::pair<std::string, uint64_t>> Forwarder::call_counts() const {
+  std::vector<std::pair<std::string, uint64_t>> counts;
+  for (const Library& lib : libraries_)
+    for (const Function& fn : lib.functions)
+      if (const uint64_t n = std::atomic_ref<const uint64_t>(fn.calls).load(std::memory_order_relaxed))
+        counts.emplace_back(fn.name, n);
+  std::sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return counts;
+}
+
 std::vector<Forwarder::LibraryReport> Forwarder::survey() {
   std::vector<LibraryReport> reports;
   for (Library& lib : libraries_) {
@@ -251,12 +261,12 @@ const char* Forwarder::library_for(const char* path) {
 // while the watchdog watches calls (it watches the system call way).
 void Forwarder::enable_direct(uint32_t index, const Signature& sig, const void* native) {
   ir::NativeCallShape shape;
-  if (watchdog_.on() || !forward::direct_shape(sig, shape)) return;
+  if (watchdog_.on() || options_.count_calls || !forward::direct_shape(sig, shape)) return;
   std::atomic_ref<const void*>(direct_[index]).store(native, std::memory_order_release);
 }
 
 bool Forwarder::direct_shape(uint32_t index, ir::NativeCallShape& shape) {
-  if (watchdog_.on()) return false;
+  if (watchdog_.on() || options_.count_calls) return false;
   std::optional<Signature> sig;
   if (index >= kHandedOutFirst) {
     const std::lock_guard<std::mutex> guard(mutex_);
@@ -540,6 +550,7 @@ void Forwarder::call(GuestState& st, uint32_t index) {
   }
   Library& lib = libraries_[lib_index];
   Function& fn = lib.functions[fn_index];
+  if (options_.count_calls) std::atomic_ref<uint64_t>(fn.calls).fetch_add(1, std::memory_order_relaxed);
   NativeCall call;
   call.fn = std::atomic_ref<void*>(fn.native).load(std::memory_order_acquire);
   if (!call.fn) {

@@ -35,6 +35,7 @@ class Forwarder final : public sys::ForwardedCalls {
     bool rocm_path_set = false;
     unsigned watchdog_seconds = 0;  // PHYBIN_WATCHDOG (0: off)
     bool watchdog_abort = false;    // PHYBIN_WATCHDOG_ACTION=abort
+    bool count_calls = false;       // PHYBIN_PROFILE: every call counted (none made directly)
   };
   explicit Forwarder(Options options);
 
@@ -58,6 +59,9 @@ class Forwarder final : public sys::ForwardedCalls {
     std::string looked;  // where it was looked for
   };
   std::vector<LibraryReport> survey();
+
+  // PHYBIN_PROFILE: the calls made, by function (those made at least once).
+  std::vector<std::pair<std::string, uint64_t>> call_counts() const override;
   // The first name of a PHYBIN_FORWARD list the build does not know, if
   // any (all and none name none).
   static std::optional<std::string> unknown_library(const std::string& which);
@@ -79,6 +83,7 @@ class Forwarder final : public sys::ForwardedCalls {
     // Its results that mean the runtime could not map host memory.
     std::vector<uint32_t> host_map_failures;
     bool host_map_reported = false;  // std::atomic_ref
+    uint64_t calls = 0;               // std::atomic_ref; counted with Options::count_calls
     CallPlan plan;  // made on the first call, before `native` is set
     GuestFunctionArgs guest_fns;
     void* native = nullptr;  // read and set atomically (std::atomic_ref)

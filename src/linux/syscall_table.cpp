@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -160,9 +162,31 @@ void init_process(const ProcessConfig& config) {
 
 ProcessInfo& process() { return g_process; }
 
+namespace {
+constexpr uint32_t kCountedSyscalls = 1024;
+std::atomic<uint64_t>* g_syscall_counts = nullptr;  // PHYBIN_PROFILE's, when on
+}  // namespace
+
+void count_syscalls() {
+  if (!g_syscall_counts) g_syscall_counts = new std::atomic<uint64_t>[kCountedSyscalls]();
+}
+
+std::vector<std::pair<std::string, uint64_t>> syscall_counts() {
+  std::vector<std::pair<std::string, uint64_t>> counts;
+  for (uint32_t nr = 0; g_syscall_counts && nr < kCountedSyscalls; ++nr) {
+    const uint64_t n = g_syscall_counts[nr].load(std::memory_order_relaxed);
+    if (n == 0) continue;
+    const char* name = x86_syscall_name(nr);
+    counts.emplace_back(name ? name : "syscall " + std::to_string(nr), n);
+  }
+  std::sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return counts;
+}
+
 void handle_syscall(GuestState& st, const volatile sig_atomic_t* interrupt) {
   // The x86-64 kernel looks at the low 32 bits of RAX only.
   const uint32_t number = static_cast<uint32_t>(st.gpr[RAX]);
+  if (g_syscall_counts && number < kCountedSyscalls) g_syscall_counts[number].fetch_add(1, std::memory_order_relaxed);
   SyscallArgs args{st, {st.gpr[RDI], st.gpr[RSI], st.gpr[RDX], st.gpr[R10], st.gpr[R8], st.gpr[R9]},
                    -1, interrupt};
   const SyscallTable::Entry* entry = syscall_table().find(number);

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/guest_state.h"
@@ -58,6 +59,8 @@ class ForwardedCalls {
   virtual const void* const* direct_table() = 0;
   // Its locks and threads around a guest fork (ForkStage).
   virtual void on_fork(ForkStage stage) = 0;
+  // PHYBIN_PROFILE: the calls made, by function, most first.
+  virtual std::vector<std::pair<std::string, uint64_t>> call_counts() const = 0;
 };
 
 struct ProcessConfig {
@@ -174,6 +177,11 @@ uint64_t map_guest_code(const void* code, size_t bytes);
 // call has had no effect (the runtime delivers the signal and runs the
 // call again).
 void handle_syscall(GuestState& st, const volatile sig_atomic_t* interrupt = nullptr);
+
+// PHYBIN_PROFILE: from now on system calls are counted by number; the
+// counts so far, by name, most first.
+void count_syscalls();
+std::vector<std::pair<std::string, uint64_t>> syscall_counts();
 constexpr int64_t kSyscallNotStarted = -512;  // the kernel's internal ERESTARTSYS
 
 // In the host handler of a guest signal, with the interrupted context's

@@ -1,5 +1,7 @@
 #include "runtime/guest_thread.h"
 
+#include <time.h>
+
 #include <atomic>
 #include <cstring>
 #include <string>
@@ -45,8 +47,19 @@ const void* const kNoForwardTable[sys::ForwardedCalls::kCount] = {};
 
 GuestThread* GuestThread::current() { return t_current; }
 
+namespace {
+
+// PHYBIN_PROFILE's counter for the block being translated.
+uint64_t* profile_block_counter(uint64_t guest) {
+  GuestThread* thread = GuestThread::current();
+  return thread && thread->process().profile().on() ? thread->process().profile().new_counter(guest) : nullptr;
+}
+
+}  // namespace
+
 x86::Hooks GuestThread::hooks() {
   x86::Hooks hooks;
+  hooks.block_counter = &profile_block_counter;
   hooks.syscall = &GuestThread::syscall_entry;
   hooks.native_call = &native_call_shape;
   hooks.raise_signal = &raise_guest_signal;
@@ -103,6 +116,17 @@ Process::Emitted GuestThread::emit(const ir::Block& block) {
 }
 
 BlockTable::Index GuestThread::translate(uint64_t pc) {
+  if (!process_.profile().on()) return translate_block(pc);
+  timespec start{}, end{};
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  const BlockTable::Index index = translate_block(pc);
+  clock_gettime(CLOCK_MONOTONIC, &end);
+  process_.profile().add_translation_ns(static_cast<uint64_t>((end.tv_sec - start.tv_sec) * 1000000000LL +
+                                                              (end.tv_nsec - start.tv_nsec)));
+  return index;
+}
+
+BlockTable::Index GuestThread::translate_block(uint64_t pc) {
   // Code the guest cannot read is code it cannot run: SIGSEGV, as natively.
   CodeProtect& protect = process_.protect();
   if (!protect.prepare_page(pc & ~(protect.page_size() - 1))) return BlockTable::kNone;

@@ -125,6 +125,7 @@ class GuestThread {
   // SIGSEGV).  Under the tables lock, as the use of what it returns.
   BlockTable::Index lookup_or_translate(uint64_t pc);
   BlockTable::Index translate(uint64_t pc);
+  BlockTable::Index translate_block(uint64_t pc);
   ir::Block& build_block(uint64_t pc, unsigned max_insns);
   Process::Emitted emit(const ir::Block& block);
   const uint32_t* translate_unregistered(uint64_t pc);

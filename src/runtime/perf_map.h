@@ -9,7 +9,7 @@
 #include <map>
 #include <string>
 
-#include "elf/symbols.h"
+#include "runtime/guest_symbols.h"
 
 namespace phybin::runtime {
 
@@ -29,10 +29,8 @@ class PerfMap {
   void flush();
 
  private:
-  std::string name_of(uint64_t guest);
-
   FILE* file_ = nullptr;
-  std::map<std::string, elf::SymbolTable> tables_;  // by file
+  GuestSymbols symbols_;
 };
 
 }  // namespace phybin::runtime

@@ -15,6 +15,7 @@
 
 #include "common/error.h"
 #include "common/log.h"
+#include "runtime/guest_symbols.h"
 #include "runtime/guest_thread.h"
 #include "runtime/host_features.h"
 #include "runtime/signals.h"
@@ -98,6 +99,26 @@ Process::Process(const RuntimeOptions& options)
   backend_.tso = options.tso == TsoMode::Strict;
   set_unmatched_slots(empty_lookup_.get(), cache_.stubs().empty_entry);
   if (options.perf_map) perf_map_.open(options.perf_map_append);
+  if (!options.profile.empty()) {
+    profile_.enable(options.profile);
+    sys::count_syscalls();
+  }
+}
+
+void Process::report_profile(const std::string& program) {
+  if (!profile_.on()) return;
+  const TablesGuard guard(tables_);
+  Profile::Facts facts;
+  facts.program = program;
+  facts.blocks = blocks_translated_;
+  facts.guest_insns = guest_insns_translated_;
+  facts.flushes = cache_.flush_count();
+  facts.cache_used = cache_.used_bytes();
+  facts.cache_bytes = cache_.capacity_bytes();
+  if (const sys::ForwardedCalls* forwarded = sys::process().config.forwarded) facts.forwarded_calls = forwarded->call_counts();
+  facts.syscalls = sys::syscall_counts();
+  GuestSymbols symbols;
+  profile_.report(facts, [&](uint64_t guest) { return symbols.name_of(guest, false); });
 }
 
 // A thread that starts while code exists (a later guest thread) finds all
@@ -280,6 +301,7 @@ BlockTable::Index Process::add_block(const ir::Block& block, Emitted code,
   ++blocks_translated_;
   guest_insns_translated_ += block.guest_insns;
   if (perf_map_.on()) perf_map_.add(code.code, code.words * 4u, block.guest_start);
+  if (profile_.on()) profile_.block_registered(block.guest_insns);
   return index;
 }
 

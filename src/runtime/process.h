@@ -20,6 +20,7 @@
 #include "runtime/code_cache.h"
 #include "runtime/code_protect.h"
 #include "runtime/perf_map.h"
+#include "runtime/profile.h"
 #include "common/shared_lock.h"
 #include "runtime/translation_file.h"
 #include "x86/frontend.h"
@@ -83,6 +84,7 @@ struct RuntimeOptions {
   unsigned max_block_insns = 48;
   bool perf_map = false;         // PHYBIN_PERF_MAP: /tmp/perf-PID.map
   bool perf_map_append = false;  // ...appended to: this process ran phybin before (an execve)
+  std::string profile;           // PHYBIN_PROFILE: "1" (standard error) or a file; empty: off
   PersistOptions persist;
 };
 
@@ -137,6 +139,9 @@ class Process {
   void in_forked_child(GuestThread& self);
   // Written out at exit (PHYBIN_PERF_MAP).
   void flush_perf_map() { perf_map_.flush(); }
+  // PHYBIN_PROFILE: the counters and the report at exit, for `program`.
+  Profile& profile() { return profile_; }
+  void report_profile(const std::string& program);
   // A second guest thread is about to start (the caller is the only one):
   // under PHYBIN_TSO=auto, code is translated in x86's memory order from
   // now on and what exists is flushed.  True when it flushed: the caller
@@ -260,6 +265,7 @@ class Process {
   BlockTable blocks_;
   CodeProtect protect_;
   PerfMap perf_map_;  // PHYBIN_PERF_MAP
+  Profile profile_;   // PHYBIN_PROFILE
   LookupTable empty_lookup_;
   // The mode the code in the cache was made for (save_translations).
   ir::FpMode fp_mode_;

@@ -29,6 +29,9 @@ struct Hooks {
   // whose arguments all travel in registers: true with its shape, and the
   // translation calls it directly (ir CallNative).
   bool (*native_call)(uint64_t nr, ir::NativeCallShape& shape) = nullptr;
+  // PHYBIN_PROFILE: a counter the block at `guest` increments as it
+  // starts (its run count), or nullptr.
+  uint64_t* (*block_counter)(uint64_t guest) = nullptr;
 };
 
 // The last instruction that set the arithmetic flags in this block, so a

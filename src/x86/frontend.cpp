@@ -217,6 +217,10 @@ void Frontend::translate(uint64_t rip, unsigned max_insns, ir::Block& block) con
   block.insts.reserve(max_insns * 16);
   ir::Builder b(block);
   b.set_fp_mode(fp_mode_);
+  if (uint64_t* counter = hooks_.block_counter ? hooks_.block_counter(rip) : nullptr) {
+    const ir::Value at = b.constant(ir::Type::I64, reinterpret_cast<uint64_t>(counter));
+    b.store(at, b.binary(ir::Opcode::Add, ir::Type::I64, b.load(ir::Type::I64, at), b.constant(ir::Type::I64, 1)));
+  }
   // Decoded instructions are big (operands included): one buffer, reused.
   if (max_insns > decode_capacity_) {
     decode_buffer_.reset(new DecodedInsn[max_insns]);
