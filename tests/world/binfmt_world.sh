@@ -11,6 +11,16 @@
 # an x86-64 program (phybin's x86-64 entry would take it, and the kernel
 # would loop): the i386 qemu-aarch64-static of scripts/bootstrap, registered
 # in the instance with flag F.
+# Exits 77 (the tests' SKIP_RETURN_CODE) on a kernel without a binfmt_misc
+# per user namespace: there is one binfmt_misc, and registering in it would
+# send the build machine's own x86-64 programs through phybin.
+require_binfmt_of_its_own() {
+  unshare --user --map-root-user --mount -- mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null &&
+    return 0
+  echo "SKIP: this kernel ($(uname -r)) has no binfmt_misc of a user namespace's own (Linux 6.7 on)"
+  exit 77
+}
+
 in_binfmt_world() {
   local root=$1 script=$2 qemu_line=
   shift 2

@@ -19,6 +19,7 @@ hello=$1
 phybin=$repo/build/arm64/phybin
 root=$PHYBIN_ARM64_ROOT dash64=$PHYBIN_AMD64_ROOT/bin/dash
 [[ $EUID -eq 0 ]] || { echo "SKIP: needs root"; exit 77; }
+require_binfmt_of_its_own
 [[ -x $dash64 ]] || { echo "FAIL: no x86-64 dash at $dash64 (scripts/bootstrap)"; exit 1; }
 work=$(mktemp -d /tmp/phybin-binfmt.XXXXXX) || exit 1
 trap 'rm -rf "$work"' EXIT

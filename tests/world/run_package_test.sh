@@ -18,6 +18,7 @@ source "$here/binfmt_world.sh"
 hello=$1
 world=$PHYBIN_PACKAGE_WORLD
 [[ $EUID -eq 0 ]] || { echo "SKIP: needs root"; exit 77; }
+require_binfmt_of_its_own
 [[ -x $world/usr/sbin/update-binfmts ]] || { echo "FAIL: no package world at $world (scripts/bootstrap)"; exit 1; }
 work=$(mktemp -d /tmp/phybin-package.XXXXXX) || exit 1
 trap 'rm -rf "$work"' EXIT
