@@ -270,22 +270,28 @@ def function_fields(t, seen=None):
 VARIANTS, ENUMERATORS = {}, {}
 
 
-def own_functions(record, where, base=0, when=''):
-    """The fields of `record` that are functions, as OFFSET:fn<...>[when];
-    None when functions sit deeper."""
+def own_functions(record, where, base=0, when='', deeper=lambda field: None):
+    """The fields of `record` that are functions, as OFFSET:fn<...>[when],
+    and what `deeper` finds in a field holding functions further down (a
+    variant's union); None when it finds nothing there."""
     out = []
     for f in record.get_fields():
         if is_function_pointer(f.type):
             out.append(f'{base + record.get_offset(f.spelling) // 8}:{arg_class(f.type, where)}{when}')
         elif function_fields(f.type):
-            return None
+            inner = deeper(f)
+            if inner is None:
+                return None
+            out += inner
     return out
 
 
 def variant_functions(rec, union_field, where):
     """The functions of the union member the notes name for `rec`, each
-    with its tag's condition; None when the notes name none, or other
-    members hold functions too."""
+    with its tag's condition; None when the field is no union with that
+    member, or other members hold functions too."""
+    if union_field.type.get_canonical().kind != ci.TypeKind.RECORD:
+        return None
     member, tag, enumerator = VARIANTS.get(rec.get_declaration().spelling, (None, None, None))
     members = {m.spelling: m for m in union_field.type.get_canonical().get_fields()}
     if member not in members or enumerator not in ENUMERATORS:
@@ -307,15 +313,7 @@ def record_functions_class(t, where):
     rec = pointee.get_canonical()
     if rec.kind != ci.TypeKind.RECORD:
         return None
-    fields = []
-    for f in rec.get_fields():
-        if is_function_pointer(f.type):
-            fields.append(f'{rec.get_offset(f.spelling) // 8}:{arg_class(f.type, where)}')
-        elif function_fields(f.type):
-            inner = variant_functions(rec, f, where) if f.type.get_canonical().kind == ci.TypeKind.RECORD else None
-            if inner is None:
-                return None
-            fields += inner
+    fields = own_functions(rec, where, deeper=lambda f: variant_functions(rec, f, where))
     if not fields:
         return None
     return f'{"in" if pointee.is_const_qualified() else "io"}{rec.get_size()}{{{"|".join(fields)}}}'
