@@ -11,7 +11,6 @@
 #include "common/error.h"
 #include "forward/forwarder.h"
 
-
 namespace phybin::app {
 
 size_t parse_size(const std::string& text, const char* name) {
@@ -191,10 +190,8 @@ std::vector<std::string> settings_files() {
 }
 
 Settings read_settings(const std::string& program) {
-  std::vector<std::string> names;
-  for (const Entry& e : table()) names.emplace_back(e.info.name);
   std::map<std::string, SettingValue> values;
-  for (const std::string& file : settings_files()) read_settings_file(file, program, names, values);
+  for (const std::string& file : settings_files()) read_settings_file(file, program, values);
   for (const Entry& e : table())
     if (const char* v = std::getenv(e.info.name)) values[e.info.name] = {v, "environment"};
   Settings s;

@@ -71,7 +71,7 @@ std::string contents_of(const std::string& file) {
 
 }  // namespace
 
-void read_settings_file(const std::string& file, const std::string& program, const std::vector<std::string>& known,
+void read_settings_file(const std::string& file, const std::string& program,
                         std::map<std::string, SettingValue>& values) {
   std::istringstream in(contents_of(file));
   std::string line;
@@ -94,7 +94,8 @@ void read_settings_file(const std::string& file, const std::string& program, con
     const std::string name = trimmed(text.substr(0, eq));
     std::string value = trimmed(text.substr(eq + 1));
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
-    if (std::find(known.begin(), known.end(), name) == known.end())
+    const std::vector<SettingInfo>& known = known_settings();
+    if (std::none_of(known.begin(), known.end(), [&](const SettingInfo& s) { return name == s.name; }))
       malformed(where, "unknown setting '" + name + "' ('phybin info' lists the settings)");
     if (section.empty()) general[name] = {value, where};
     else if (in_mine) mine[name] = {value, where + " [" + section + "]"};

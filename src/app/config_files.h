@@ -15,9 +15,9 @@ namespace phybin::app {
 
 // Adds what `file` sets for `program` to `values` (over what is there).  A
 // missing file sets nothing.  Throws Error(PHYBIN_ERR_USAGE) naming the file
-// and line for a name not in `known` or a malformed line, and
+// and line for a name not among known_settings() or a malformed line, and
 // Error(PHYBIN_ERR_FILE_ACCESS) for a file that exists but cannot be read.
-void read_settings_file(const std::string& file, const std::string& program, const std::vector<std::string>& known,
+void read_settings_file(const std::string& file, const std::string& program,
                         std::map<std::string, SettingValue>& values);
 
 }  // namespace phybin::app

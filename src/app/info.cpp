@@ -30,9 +30,8 @@ std::string cpu_line() {
     const size_t colon = line.find(':');
     if (colon == std::string::npos) continue;
     const std::string key = line.substr(0, line.find_last_not_of(" \t", colon - 1) + 1);
-    const std::string value = line.substr(line.find_first_not_of(" \t", colon + 1) == std::string::npos
-                                              ? line.size()
-                                              : line.find_first_not_of(" \t", colon + 1));
+    const size_t start = line.find_first_not_of(" \t", colon + 1);
+    const std::string value = start == std::string::npos ? "" : line.substr(start);
     if (key == "CPU implementer" && implementer.empty()) implementer = value;
     else if (key == "CPU part" && part.empty()) part = value;
     else if (key == "model name" && model.empty()) model = value;

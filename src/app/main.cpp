@@ -188,7 +188,6 @@ void record_initial_mappings(const LoadedProgram& program, const elf::StackInfo&
   space.protect(stack.mapping_start, stack.stack_low - stack.mapping_start, PROT_NONE);
 }
 
-// The guest sides of the forwarded libraries: beside phybin.
 sys::GuestRoot guest_root(const Settings& settings) {
   const char* home = std::getenv("HOME");
   sys::GuestRoot root(settings.rootfs, home ? home : "");
@@ -295,6 +294,25 @@ void warn_unhonoured_settings(const Settings& settings) {
          "unless PHYBIN_FORWARD leaves hip out; AMD's tools (hipcc) know only amd and nvidia");
 }
 
+// How phybin was asked to run a program, besides its settings.
+struct Start {
+  std::optional<std::string> rootfs;    // --rootfs
+  uint64_t blocked_runtime_signals = 0;  // --blocked-signals
+  bool execed = false;  // by phybin's own execve (--argv0): the warnings were said already
+};
+
+// The settings for `program` (its sections of the settings files), the
+// log, then the run.
+[[noreturn]] void start(const std::string& program, const std::vector<std::string>& guest_argv, const Start& how) {
+  Settings settings = read_settings(program);
+  log_configure(settings.log_level, settings.log_file);
+  if (how.rootfs) settings.rootfs = *how.rootfs;
+  settings.blocked_runtime_signals = how.blocked_runtime_signals;
+  settings.execed = how.execed;
+  if (!how.execed) warn_unhonoured_settings(settings);
+  run_program(settings, program, guest_argv);
+}
+
 // phybin's own commands; nullopt for a program to run.
 std::optional<int> run_command(const std::string& arg, int argc, char** argv, int first) {
   const int extra = argc - first - 1;
@@ -336,13 +354,7 @@ bool started_by_binfmt(const char* argv0) {
 }
 
 int main_impl(int argc, char** argv) {
-  if (argc >= 3 && started_by_binfmt(argv[0])) {
-    std::vector<std::string> guest_argv(argv + 2, argv + argc);
-    Settings settings = read_settings(argv[1]);
-    log_configure(settings.log_level, settings.log_file);
-    warn_unhonoured_settings(settings);
-    run_program(settings, argv[1], guest_argv);
-  }
+  if (argc >= 3 && started_by_binfmt(argv[0])) start(argv[1], {argv + 2, argv + argc}, Start{});
   int first = 1;
   const bool run = first < argc && std::strcmp(argv[first], "run") == 0;
   if (run) ++first;
@@ -356,13 +368,13 @@ int main_impl(int argc, char** argv) {
   // execve of an x86-64 program (sys_exec.cpp) passes the guest's argv[0],
   // the x86-64 root (which the guest's environment may have dropped) and
   // the guest's blocking of SIGSEGV and SIGBUS (not on the host's mask).
-  std::optional<std::string> argv0, rootfs;
-  uint64_t blocked_runtime_signals = 0;
+  std::optional<std::string> argv0;
+  Start how;
   while (arg == "--argv0" || arg == "--rootfs" || arg == "--blocked-signals") {
     if (first + 2 >= argc) throw Error(ErrorCode::PHYBIN_ERR_USAGE, arg + " needs a value and a program");
     if (arg == "--argv0") argv0 = argv[first + 1];
-    else if (arg == "--rootfs") rootfs = checked_rootfs(argv[first + 1], "--rootfs");
-    else blocked_runtime_signals = checked_signal_mask(argv[first + 1]);
+    else if (arg == "--rootfs") how.rootfs = checked_rootfs(argv[first + 1], "--rootfs");
+    else how.blocked_runtime_signals = checked_signal_mask(argv[first + 1]);
     first += 2;
     arg = argv[first];
   }
@@ -375,14 +387,9 @@ int main_impl(int argc, char** argv) {
   }
   std::vector<std::string> guest_argv(argv + first, argv + argc);
   const std::string program = guest_argv[0];
-  Settings settings = read_settings(program);
-  log_configure(settings.log_level, settings.log_file);
-  if (rootfs) settings.rootfs = *rootfs;
-  settings.blocked_runtime_signals = blocked_runtime_signals;
-  settings.execed = argv0.has_value();
+  how.execed = argv0.has_value();
   if (argv0) guest_argv[0] = *argv0;
-  else warn_unhonoured_settings(settings);
-  run_program(settings, program, guest_argv);
+  start(program, guest_argv, how);
 }
 
 }  // namespace

@@ -5,10 +5,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <climits>
-#include <cstdlib>
 #include <atomic>
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string_view>
@@ -88,6 +88,25 @@ std::vector<std::string> names_in(const std::string& which, char separator = ','
     at = end + 1;
   }
   return names;
+}
+
+// Each function the record `bytes` holds (by `rec`'s fields), replaced by
+// what `map(function, field)` makes of it.
+template <typename Map>
+void map_functions(const RecordFunctions& rec, uint8_t* bytes, Map&& map) {
+  for (const RecordFunctions::Field& field : rec.fields) {
+    if (!field.holds_function(bytes)) continue;
+    uint64_t fn;
+    std::memcpy(&fn, bytes + field.offset, 8);
+    fn = map(fn, field);
+    std::memcpy(bytes + field.offset, &fn, 8);
+  }
+}
+
+// The file the loader loaded for `handle`; empty when it does not say.
+std::string loaded_file(void* handle) {
+  const link_map* map = nullptr;
+  return dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name ? map->l_name : "";
 }
 
 bool listed(const std::string& which, const char* name) {
@@ -176,10 +195,9 @@ bool Forwarder::load(Library& lib) {
     return false;
   }
   lib.state = Library::State::Loaded;
-  const link_map* map = nullptr;
-  dlinfo(lib.handle, RTLD_DI_LINKMAP, &map);
+  const std::string file = loaded_file(lib.handle);
   logf(LogLevel::Info, "phybin: forwarding %s to the native AArch64 library %s (%zu functions)", lib.soname,
-       map && map->l_name ? map->l_name : lib.soname, lib.functions.size());
+       file.empty() ? lib.soname : file.c_str(), lib.functions.size());
   return true;
 }
 
@@ -198,10 +216,9 @@ std::vector<Forwarder::LibraryReport> Forwarder::survey() {
   for (Library& lib : libraries_) {
     LibraryReport r{lib.name, lib.soname, lib.package, lib.enabled, access(lib.guest_path.c_str(), R_OK) == 0, {}, {}};
     if (void* handle = open_native(lib, r.looked)) {
-      const link_map* map = nullptr;
       char resolved[PATH_MAX];
-      if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name)
-        r.native = realpath(map->l_name, resolved) ? resolved : map->l_name;
+      r.native = loaded_file(handle);
+      if (!r.native.empty() && realpath(r.native.c_str(), resolved)) r.native = resolved;
     }
     reports.push_back(std::move(r));
   }
@@ -450,13 +467,9 @@ void Forwarder::convert_guest_functions(const GuestFunctionArgs& args, const Cal
       copies.pop_back();
       continue;
     }
-    for (const RecordFunctions::Field& field : rec.fields) {
-      if (!field.holds_function(copy.bytes)) continue;
-      uint64_t fn;
-      std::memcpy(&fn, copy.bytes + field.offset, 8);
-      fn = host_function_for(fn, rec.thread, field.signature, st, via);
-      std::memcpy(copy.bytes + field.offset, &fn, 8);
-    }
+    map_functions(rec, copy.bytes, [&](uint64_t fn, const RecordFunctions::Field& field) {
+      return host_function_for(fn, rec.thread, field.signature, st, via);
+    });
     const auto host = reinterpret_cast<uint64_t>(copy.bytes);
     std::memcpy(place, &host, 8);
   }
@@ -467,13 +480,8 @@ void Forwarder::convert_guest_functions(const GuestFunctionArgs& args, const Cal
 void Forwarder::give_back_records(std::vector<RecordCopy>& copies) {
   for (RecordCopy& copy : copies) {
     if (!copy.rec->in_out) continue;
-    for (const RecordFunctions::Field& field : copy.rec->fields) {
-      if (!field.holds_function(copy.bytes)) continue;
-      uint64_t fn;
-      std::memcpy(&fn, copy.bytes + field.offset, 8);
-      fn = callbacks_.guest_function(fn);
-      std::memcpy(copy.bytes + field.offset, &fn, 8);
-    }
+    map_functions(*copy.rec, copy.bytes,
+                  [this](uint64_t fn, const RecordFunctions::Field&) { return callbacks_.guest_function(fn); });
     std::memcpy(reinterpret_cast<void*>(copy.guest), copy.bytes, copy.rec->bytes);  // guest addresses are host ones
   }
 }

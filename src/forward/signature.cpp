@@ -16,15 +16,22 @@ constexpr std::array<std::pair<std::string_view, ArgClass>, 13> kNames = {{
     {"f64", ArgClass::F64},
 }};
 
+// A number of at most `digits` decimal digits.
+std::optional<uint32_t> number(std::string_view text, size_t digits) {
+  if (text.empty() || text.size() > digits || text.find_first_not_of("0123456789") != std::string_view::npos)
+    return std::nullopt;
+  return static_cast<uint32_t>(std::stoul(std::string(text)));
+}
+
 // A class and, for a record, its size: "rec12", "mem24".
 std::optional<std::pair<ArgClass, uint16_t>> class_named(std::string_view word) {
   for (const auto& [name, c] : kNames)
     if (name == word) return std::pair{c, uint16_t{0}};
   for (const auto& [prefix, c] : {std::pair{std::string_view("rec"), ArgClass::Rec}, {"mem", ArgClass::Mem}}) {
     if (word.size() <= 3 || word.size() > 7 || word.substr(0, 3) != prefix) continue;
-    const std::string digits(word.substr(3));
-    if (digits.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
-    const auto bytes = static_cast<uint16_t>(std::stoul(digits));
+    const std::optional<uint32_t> size = number(word.substr(3), 4);
+    if (!size) return std::nullopt;
+    const auto bytes = static_cast<uint16_t>(*size);
     if (c == ArgClass::Rec ? bytes == 0 || bytes > 16 : bytes <= 16) return std::nullopt;
     return std::pair{c, bytes};
   }
@@ -50,13 +57,6 @@ std::optional<std::string> callback_signature(std::string_view word) {
   std::optional<Signature> inner = parse_signature(text);
   if (!inner || !inner->callbacks.empty() || !inner->records.empty()) return std::nullopt;  // no callbacks of callbacks
   return text;
-}
-
-// A number of at most `digits` decimal digits.
-std::optional<uint32_t> number(std::string_view text, size_t digits) {
-  if (text.empty() || text.size() > digits || text.find_first_not_of("0123456789") != std::string_view::npos)
-    return std::nullopt;
-  return static_cast<uint32_t>(std::stoul(std::string(text)));
 }
 
 // "16:fn<void,ptr>" or "16:fn<void,ptr>?0=3" (when the tag at 0 is 3).
@@ -106,18 +106,16 @@ std::optional<RecordFunctions> record_functions(std::string_view word) {
 
 bool mark_thread(std::string_view word, Signature& sig) {
   const size_t eq = word.find('=');
-  if (eq == std::string_view::npos || eq < 2) return false;
-  const std::string index(word.substr(1, eq - 1));
-  if (index.find_first_not_of("0123456789") != std::string::npos || index.size() > 2) return false;
-  const auto n = static_cast<size_t>(std::stoul(index));
-  if (word.substr(eq + 1) != "any") return false;
+  if (eq == std::string_view::npos) return false;
+  const std::optional<uint32_t> n = number(word.substr(1, eq - 1), 2);
+  if (!n || word.substr(eq + 1) != "any") return false;
   for (Callback& cb : sig.callbacks)
-    if (cb.arg == n) {
+    if (cb.arg == *n) {
       cb.thread = CallbackThread::Any;
       return true;
     }
   for (RecordFunctions& rec : sig.records)
-    if (rec.arg == n) {
+    if (rec.arg == *n) {
       rec.thread = CallbackThread::Any;
       return true;
     }

@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <map>
 #include <string>
 
 #include "runtime/guest_symbols.h"

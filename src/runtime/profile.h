@@ -49,7 +49,6 @@ class Profile {
   std::atomic<uint64_t> translate_ns_{0};
   uint64_t start_ns_ = 0;
   static inline thread_local size_t t_last = SIZE_MAX;
-
 };
 
 }  // namespace phybin::runtime

@@ -7,8 +7,6 @@
 
 #if defined(__aarch64__)
 #include <arm_acle.h>
-#include <asm/hwcap.h>
-#include <sys/auxv.h>
 #endif
 
 #include <algorithm>
@@ -16,6 +14,8 @@
 #include <cerrno>
 #include <cstring>
 #include <type_traits>
+
+#include "runtime/host_features.h"
 
 namespace phybin::runtime {
 
@@ -87,7 +87,7 @@ __attribute__((target("+crc"))) void crc32c_groups_hw(const uint8_t* p, size_t g
 }
 
 bool host_has_crc32() {
-  static const bool has = (getauxval(AT_HWCAP) & HWCAP_CRC32) != 0;
+  static const bool has = host_has(HostFeature::Crc32);
   return has;
 }
 #endif

@@ -5,16 +5,23 @@
 # machine's own programs.
 # shellcheck shell=bash
 
+# The repository and its scripts' facts (scripts/lib.sh), for both tests.
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=../../scripts/lib.sh
+source "$repo/scripts/lib.sh"
+
 # in_binfmt_world ROOT SCRIPT BIND...: runs SCRIPT with ROOT's /bin/sh,
 # ROOT as /, the BINDs (absolute directories) at the same paths in it.  On
 # an x86-64 machine the world's arm64 programs need qemu, which must not be
 # an x86-64 program (phybin's x86-64 entry would take it, and the kernel
 # would loop): the i386 qemu-aarch64-static of scripts/bootstrap, registered
 # in the instance with flag F.
-# Exits 77 (the tests' SKIP_RETURN_CODE) on a kernel without a binfmt_misc
-# per user namespace: there is one binfmt_misc, and registering in it would
-# send the build machine's own x86-64 programs through phybin.
+# Exits 77 (the tests' SKIP_RETURN_CODE) without root, and on a kernel
+# without a binfmt_misc per user namespace: there is one binfmt_misc, and
+# registering in it would send the build machine's own x86-64 programs
+# through phybin.
 require_binfmt_of_its_own() {
+  [[ $EUID -eq 0 ]] || { echo "SKIP: needs root"; exit 77; }
   unshare --user --map-root-user --mount -- mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null &&
     return 0
   echo "SKIP: this kernel ($(uname -r)) has no binfmt_misc of a user namespace's own (Linux 6.7 on)"
