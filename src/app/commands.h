@@ -1,5 +1,5 @@
 // phybin's commands besides running a program (main.cpp dispatches):
-// info, register, unregister, status, --help-errors.
+// info, scan, register, unregister, status, --help-errors.
 #pragma once
 
 #include <string>
@@ -10,6 +10,10 @@ inline constexpr const char* kVersion = "0.1";
 
 // phybin info [PROGRAM] (info.cpp).
 int run_info(const std::string& program);
+
+// phybin scan [--json] [--details] [--threads N] PATH... (scan.cpp):
+// argv[first..] are its arguments.
+int run_scan(int argc, char** argv, int first);
 
 // phybin register | unregister | status (binfmt.cpp).
 int run_register();

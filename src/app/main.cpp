@@ -44,6 +44,10 @@ void usage(FILE* out) {
                "                                  SIGSEGV/SIGBUS bits the guest blocks, from an execve)\n"
                "       phybin info [PROGRAM]        the host, forwarded libraries, binfmt_misc, and every\n"
                "                                  setting in force (for PROGRAM) with where it came from\n"
+               "       phybin scan [--json] [--details] [--threads N] FILE|DIR|WHEEL...\n"
+               "                                  whether x86-64 files will run, without running them: the\n"
+               "                                  x86-64 level, instructions phybin cannot translate, libraries\n"
+               "                                  (exit status 0: all will run, 1: some will not)\n"
                "       phybin register | unregister | status\n"
                "                                  binfmt_misc: start x86-64 programs through phybin (root)\n"
                "       phybin --help | --help-errors | --version\n"
@@ -336,6 +340,7 @@ std::optional<int> run_command(const std::string& arg, int argc, char** argv, in
     if (extra > 1) throw Error(ErrorCode::PHYBIN_ERR_USAGE, "phybin info takes at most one program");
     return run_info(extra == 1 ? argv[first + 1] : "");
   }
+  if (arg == "scan") return run_scan(argc, argv, first + 1);
   if (arg == "binfmt-support-entry") {  // for scripts/package
     if (extra != 1) throw Error(ErrorCode::PHYBIN_ERR_USAGE, "phybin binfmt-support-entry INTERPRETER");
     return print_binfmt_support_entry(argv[first + 1]);
