@@ -4,6 +4,7 @@
 // 1 when one will not, a phybin error status when a named file cannot be
 // scanned (the other files are scanned all the same).
 #include <dirent.h>
+#include <errno.h>
 #include <sys/stat.h>
 
 #include <algorithm>

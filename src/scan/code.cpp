@@ -91,8 +91,11 @@ class ItemDecoder {
       }
     }
     commit_run();
-    out_.units.back().end = item_.end;
-    if (!item_.function && out_.units.back().begin == out_.units.back().end) out_.units.pop_back();
+    // An instruction may run past a piece's end (pieces are cut anywhere):
+    // the last unit ends after it; one opened past the end holds nothing.
+    Unit& last = out_.units.back();
+    last.end = std::max(pc, item_.end);
+    if (!item_.function && last.begin >= item_.end) out_.units.pop_back();
   }
 
  private:

@@ -199,6 +199,7 @@ class Analysis {
       if (size_t u = unit_of(a); u < n_) external[u] = true;
     };
     mark(image_.entry);
+    for (uint64_t a : image_.ifunc_resolvers) mark(a);  // the loader runs them
     for (const Image::Symbol& s : image_.symbols)
       if (s.function && s.exported) mark(s.address);
     for (const Image::CodePointer& p : image_.code_pointers) {

@@ -235,8 +235,9 @@ class Reader {
     if (eh_frame_.sh_size) {
       offset = eh_frame_.sh_offset, size = eh_frame_.sh_size, address = eh_frame_.sh_addr;
     } else if (eh_frame_hdr_.p_filesz) {
-      address = eh_frame_address_from_header(b_.data + eh_frame_hdr_.p_offset,
-                                             std::min<uint64_t>(eh_frame_hdr_.p_filesz, b_.size - eh_frame_hdr_.p_offset),
+      if (!within(b_, eh_frame_hdr_.p_offset, eh_frame_hdr_.p_filesz))
+        bad_elf(img_.path, "PT_GNU_EH_FRAME lies outside the file");
+      address = eh_frame_address_from_header(b_.data + eh_frame_hdr_.p_offset, eh_frame_hdr_.p_filesz,
                                              eh_frame_hdr_.p_vaddr);
       offset = offset_of(address);
       if (offset == ~uint64_t{0}) return;
@@ -329,6 +330,7 @@ std::string elf_machine(const Bytes& bytes) {
 
 Image read_image(const std::string& path, Bytes bytes) {
   const std::string machine = elf_machine(bytes);
+  if (machine == "cut short") throw Error(ErrorCode::PHYBIN_ERR_BAD_ELF, path + ": the ELF header is cut short");
   if (machine != "x86-64")
     throw Error(ErrorCode::PHYBIN_ERR_NOT_X86_64_ELF,
                 path + (machine.empty() ? ": not an ELF file" : ": an ELF file for " + machine + ", not x86-64"));

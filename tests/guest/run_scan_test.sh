@@ -6,9 +6,9 @@
 # promises: exit statuses, JSON (doc/scan-schema.md), directories, a wheel,
 # and bad input (missing, not ELF, another machine's ELF, damaged files).
 #
-# usage: run_scan_test.sh PHYBIN_RUNNER KERNEL_DIR BAD_DIR
+# usage: run_scan_test.sh PHYBIN_RUNNER KERNEL_DIR BAD_DIR [OPENCL_PROGRAM]
 set -u
-runner=$1 kernels=$2 bad=$3
+runner=$1 kernels=$2 bad=$3 opencl=${4:-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/phybin-scan.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 fail=0
@@ -61,6 +61,16 @@ done
 [[ $(json "$work/avx2_dyn.json" "[l['state'] for l in d['files'][0]['libraries'] if l['name'] == 'libc.so.6']") == "['found']" ]] ||
   failed "kernel_avx2_dyn: libc.so.6 not found"
 [[ $(json "$work/avx2.json" "d['files'][0]['isa_level']['needed']") == x86-64-v3 ]] || failed "kernel_avx2 does not need x86-64-v3"
+
+# --- a forwarded library: libOpenCL.so.1 goes to the host's, unless PHYBIN_FORWARD=none ---
+if [[ -n $opencl && -e $opencl ]]; then
+  state() { json "$work/cl.json" "[l['state'] for l in d['files'][0]['libraries'] if l['name'] == 'libOpenCL.so.1']"; }
+  scan --json "$opencl" >"$work/cl.json"
+  [[ $(state) == "['forwarded']" ]] || failed "$opencl: libOpenCL.so.1 is $(state), not forwarded"
+  env -i PATH=/usr/bin:/bin HOME="$work" PHYBIN_FORWARD=none "$runner" scan --json "$opencl" >"$work/cl.json"
+  [[ $(state) != "['forwarded']" ]] || failed "$opencl: libOpenCL.so.1 forwarded with PHYBIN_FORWARD=none"
+  echo "$(basename "$opencl"): libOpenCL.so.1 forwarded, and with PHYBIN_FORWARD=none $(state)"
+fi
 
 # --- several files, a directory, a wheel ---
 scan "$kernels/kernel_clones" "$kernels/kernel_cpucheck" >"$work/two.txt"
