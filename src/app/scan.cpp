@@ -68,6 +68,11 @@ std::vector<std::string> library_path() {
   return dirs;
 }
 
+// An ELF file of type ET_EXEC or ET_DYN (not an object file: e_type at 16).
+bool runnable(const scan::Bytes& bytes) {
+  return bytes.size > 17 && bytes.data[17] == 0 && (bytes.data[16] == 2 || bytes.data[16] == 3);
+}
+
 class Scanner {
  public:
   Scanner(ScanRun& run, scan::LibraryLookup& libraries)
@@ -101,6 +106,10 @@ class Scanner {
       const scan::Bytes bytes = scan::map_file(p);
       if (scan::is_zip(bytes)) return wheel(p, bytes, named);
       const std::string machine = scan::elf_machine(bytes);
+      if (machine == "x86-64" && !named && !runnable(bytes)) {
+        run_.skipped.push_back(p + ": an x86-64 object file, not a program or shared object");
+        return;
+      }
       if (machine == "x86-64") return report(scan::read_image(p, bytes), {});
       if (named) scan::read_image(p, bytes);  // throws the error that says what it is
       if (!machine.empty()) run_.skipped.push_back(p + ": an ELF file for " + machine);

@@ -45,6 +45,7 @@ class Analysis {
     std::vector<bool> external(n_, false);
     find_edges(external);
     mark_ifunc_targets();
+    mark_vector_abi_variants();
     for (size_t u = 0; u < n_; ++u)
       if (checks[u] && out_.guard[u].empty()) out_.guard[u] = why_[u];
     // Comparing a function pointer with a guarded function is a CPU check
@@ -237,6 +238,20 @@ class Analysis {
     for (size_t u = 0; u < n_; ++u)  // the next round spreads again from the checks
       if (checked[u].empty() && out_.guard[u].rfind("checks the CPU (compares", 0) != 0) out_.guard[u].clear();
     return true;
+  }
+
+  // The vector function ABI's AVX, AVX2 and AVX-512 variants (libmvec's
+  // _ZGVdN4v_sin): a compiler calls them only from code vectorised for
+  // that extension, which cannot run under phybin before them.
+  void mark_vector_abi_variants() {
+    for (const Image::Symbol& s : image_.symbols) {
+      if (!s.function || s.name.size() < 5 || s.name.compare(0, 4, "_ZGV") != 0) continue;
+      const char isa = s.name[4];
+      if (isa != 'c' && isa != 'd' && isa != 'e') continue;
+      if (size_t u = unit_of(s.address); u < n_ && out_.guard[u].empty())
+        out_.guard[u] = "a vector-ABI variant for " + std::string(isa == 'c' ? "AVX" : isa == 'd' ? "AVX2" : "AVX-512") +
+                        " callers (" + s.name + "): only code already using it calls it";
+    }
   }
 
   void mark_ifunc_targets() {

@@ -1,7 +1,8 @@
 // Which code a program only runs after asking the CPU: phybin presents an
 // x86-64 without AVX (CPUID), so code the program chooses by CPU features
 // never runs under it.  A unit of code is guarded when
-//   - an IFUNC resolver chooses it (STT_GNU_IFUNC, R_X86_64_IRELATIVE);
+//   - an IFUNC resolver chooses it (STT_GNU_IFUNC, R_X86_64_IRELATIVE), or
+//     it is a vector function ABI variant for AVX callers (_ZGVd...);
 //   - it checks the CPU itself: runs cpuid, reads a CPU-capability object
 //     (glibc's, libgcc's __cpu_model for function multiversioning and
 //     __builtin_cpu_supports, OpenSSL's OPENSSL_ia32cap_P, or data that

@@ -144,7 +144,10 @@ std::vector<LibraryStatus> LibraryLookup::resolve(const Image& image, const std:
       out.push_back(s);
       continue;
     }
-    const std::string path = search(p.name, p.origin, p.runpath);
+    std::string path = search(p.name, p.origin, p.runpath);
+    // A plugin host (PoCL's device libraries) loads a plugin's neighbour by
+    // path first; the loader then finds it by its soname.
+    if (path.empty() && p.name.find('/') == std::string::npos) path = existing(directory_of(p.needed_by) + "/" + p.name);
     if (!path.empty()) {
       s.state = LibraryStatus::Found;
       s.path = path;

@@ -2,9 +2,10 @@
 // host's native library, found in the x86-64 root (or on the machine, as
 // phybin's file lookup falls back to it), or missing.  The search follows
 // the x86-64 dynamic loader: LD_LIBRARY_PATH, RUNPATH or RPATH ($ORIGIN
-// expanded), ld.so.conf's directories, the default ones; and goes on
-// through the libraries found, so a library missing deeper is named with
-// the one that needs it.
+// expanded), ld.so.conf's directories, the default ones, and last the
+// directory of the library that needs it (where a plugin host loads its
+// plugins' neighbours from by path); and goes on through the libraries
+// found, so a library missing deeper is named with the one that needs it.
 #pragma once
 
 #include <map>

@@ -74,7 +74,8 @@ void decide(FileReport& r) {
   for (const std::string& m : missing) reason(m + " is missing");
   if (unconditional)
     reason(std::to_string(unconditional) + " instruction" + (unconditional > 1 ? "s" : "") +
-           " phybin cannot translate, not behind a CPU check (first: '" + first->text + "', " + first->extension +
+           " phybin cannot translate, not behind a CPU check the scan can see (first: '" + first->text + "', " +
+           first->extension +
            ", at " + hex(first->address) + (first->function.empty() ? "" : " in " + first->function) + ")");
   if (r.runs) {
     r.verdict = "runs";
