@@ -109,6 +109,22 @@ done
 exec 2>&3 3>&-
 
 native_status="$(cat "$work/native.status")"
+# Build machines that are no reference for a program: a virtual machine
+# whose CPUID hides extensions its CPU still executes, a kernel without the
+# 32-bit segments (IA32 emulation off) that every Debian kernel has.
+# NAME.native-unfit holds an extended regular expression: a native output
+# matching it cannot be compared with (exit 77: skipped, with the reason).
+# NAME.native-sed holds a sed script that rewrites the native output into
+# what a consistent machine prints (the phybin run is not rewritten).
+if [ -f "$data_dir/$name.native-unfit" ] &&
+   unfit=$(grep -m1 -E -f <(grep -v '^#' "$data_dir/$name.native-unfit") "$work/native.out"); then
+  echo "SKIPPED: this build machine is no reference for $name (native run printed: $unfit);" \
+       "see $name.native-unfit"
+  exit 77
+fi
+if [ -f "$data_dir/$name.native-sed" ]; then
+  sed -E -i -f "$data_dir/$name.native-sed" "$work/native.out"
+fi
 model_file="$data_dir/$name.model"
 build_vendor="$(guest_build_vendor)"
 guest_split_model "$work/native.out"

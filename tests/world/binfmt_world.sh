@@ -28,6 +28,18 @@ require_binfmt_of_its_own() {
   exit 77
 }
 
+# On an x86-64 machine the world's arm64 programs run under an i386 qemu
+# (in_binfmt_world): the kernel must run 32-bit programs (IA32 emulation,
+# which every Debian kernel has; a virtual machine's may not).
+require_i386_programs() {
+  [[ $PHYBIN_HOST_ARCH == x86_64 ]] || return 0
+  [[ -x $PHYBIN_QEMU_I386 ]] || return 0  # in_binfmt_world says it is missing
+  "$PHYBIN_QEMU_I386" --version >/dev/null 2>&1 && return 0
+  echo "SKIP: this kernel ($(uname -r)) runs no 32-bit x86 programs (IA32 emulation off), and the world's" \
+       "arm64 programs need the i386 qemu-aarch64"
+  exit 77
+}
+
 in_binfmt_world() {
   local root=$1 script=$2 qemu_line=
   shift 2

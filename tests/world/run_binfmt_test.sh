@@ -15,6 +15,7 @@ hello=$1
 phybin=$repo/build/arm64/phybin
 root=$PHYBIN_ARM64_ROOT dash64=$PHYBIN_AMD64_ROOT/bin/dash
 require_binfmt_of_its_own
+require_i386_programs
 [[ -x $dash64 ]] || { echo "FAIL: no x86-64 dash at $dash64 (scripts/bootstrap)"; exit 1; }
 work=$(mktemp -d /tmp/phybin-binfmt.XXXXXX) || exit 1
 trap 'rm -rf "$work"' EXIT

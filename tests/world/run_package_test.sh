@@ -14,6 +14,7 @@ source "$(dirname "$0")/binfmt_world.sh"
 hello=$1
 world=$PHYBIN_PACKAGE_WORLD
 require_binfmt_of_its_own
+require_i386_programs
 [[ -x $world/usr/sbin/update-binfmts ]] || { echo "FAIL: no package world at $world (scripts/bootstrap)"; exit 1; }
 work=$(mktemp -d /tmp/phybin-package.XXXXXX) || exit 1
 trap 'rm -rf "$work"' EXIT
