@@ -70,7 +70,7 @@ class ItemDecoder {
     while (pc < item_.end) {
       x86::DecodedInsn insn;
       const uint64_t offset = pc - s.address;
-      if (!frontend_.decoder().decode(s.bytes + offset, s.size - offset, pc, insn)) {
+      if (!decode(s.bytes + offset, s.size - offset, pc, insn)) {
         // Not code: what this run decoded before was data too.
         drop_run();
         ++out_.undecodable;
@@ -108,6 +108,28 @@ class ItemDecoder {
   };
 
   uint32_t unit_index() const { return static_cast<uint32_t>(out_.units.size() - 1); }
+
+  // Decodes the instruction, and its operands only where they matter: a
+  // position-relative operand (branches, rip-relative data), addresses as
+  // immediates (ET_EXEC), an lea's register being followed, or a choice of
+  // handler by operands.  Operands cost most of a decode.
+  bool decode(const uint8_t* code, size_t size, uint64_t pc, x86::DecodedInsn& insn) {
+    ZydisDecoderContext context;
+    if (!frontend_.decoder().decode_instruction(code, size, insn.info, context)) return false;
+    insn.address = pc;
+    insn.operand_count = 0;
+    context_ = context;
+    const bool following = std::any_of(std::begin(pending_), std::end(pending_), [](const Pending& p) { return p.left; });
+    if (image_.elf_type == 2 || (insn.info.attributes & ZYDIS_ATTRIB_IS_RELATIVE) || following ||
+        frontend_.needs_operands(insn.info.mnemonic))
+      return with_operands(insn);
+    return true;
+  }
+
+  bool with_operands(x86::DecodedInsn& insn) {
+    return insn.operand_count || frontend_.decoder().finish(context_, insn.address, insn) ||
+           insn.info.operand_count == 0;
+  }
 
   void open_unit(uint64_t at) {
     Unit u;
@@ -154,7 +176,7 @@ class ItemDecoder {
     run_ = Run{out_.findings.size(), out_.refs.size()};
   }
 
-  void look_at(const x86::DecodedInsn& insn) {
+  void look_at(x86::DecodedInsn& insn) {
     const int level = isa_level(insn.info.meta.isa_set, insn.info.meta.isa_ext);
     if (level > run_.level) {
       run_.level = static_cast<uint8_t>(level);
@@ -162,7 +184,7 @@ class ItemDecoder {
       run_.extension = x86::isa_extension_name(insn);
     }
     if (insn.info.mnemonic == ZYDIS_MNEMONIC_CPUID) run_.cpuid = true;
-    if (!frontend_.can_translate(insn))
+    if (!frontend_.can_translate(insn) && with_operands(insn))
       out_.findings.push_back(Finding{insn.address, unit_index(), static_cast<uint8_t>(level),
                                       frontend_.decoder().format(insn), x86::isa_extension_name(insn)});
     references(insn);
@@ -170,6 +192,7 @@ class ItemDecoder {
 
   // Where the instruction branches, and which addresses it loads or takes.
   void references(const x86::DecodedInsn& insn) {
+    if (!insn.operand_count) return;
     const uint64_t next = insn.address + insn.info.length;
     const bool absolute_code = image_.elf_type == 2;  // ET_EXEC: addresses may be immediates
     for (unsigned i = 0; i < insn.info.operand_count_visible; ++i) {
@@ -212,6 +235,7 @@ class ItemDecoder {
   };
   Pending pending_[4];
   unsigned next_pending_ = 0;
+  ZydisDecoderContext context_{};  // of the last instruction decoded
 };
 
 }  // namespace

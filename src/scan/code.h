@@ -52,7 +52,7 @@ struct Reference {
 struct CodeFacts {
   std::vector<Unit> units;  // by address
   std::vector<Finding> untranslatable;
-  std::vector<Reference> references;
+  std::vector<Reference> references;  // in the order of their units
   uint64_t instructions = 0;
   uint64_t undecodable_bytes = 0;
 };

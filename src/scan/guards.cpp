@@ -39,6 +39,9 @@ class Analysis {
   }
 
   Guards run() {
+    targets_.resize(facts_.references.size());
+    for (size_t i = 0; i < targets_.size(); ++i)
+      targets_[i] = static_cast<uint32_t>(unit_of(facts_.references[i].to));
     find_kept();
     find_capability_data();
     const std::vector<bool> checks = units_checking_cpu();
@@ -69,6 +72,9 @@ class Analysis {
     return address < it->end ? static_cast<size_t>(it - facts_.units.begin()) : n_;
   }
 
+  // The unit a reference of facts_.references leads into, or n_.
+  size_t target_of(const Reference& r) const { return targets_[static_cast<size_t>(&r - facts_.references.data())]; }
+
   // Functions are code; a run between them is when something reaches it.
   // Hand-written assembly takes its tables' addresses with lea: in a file
   // whose unwind table gives the functions, an address taken into the
@@ -83,12 +89,21 @@ class Analysis {
     for (size_t u = 0; u < n_; ++u) out_.kept[u] = !facts_.units[u].between_functions;
     for (uint64_t a : seeds)
       if (size_t u = unit_of(a); u < n_) out_.kept[u] = true;
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (const Reference& r : facts_.references) {
-        if (!out_.kept[r.unit] || r.kind == Reference::Read || r.kind == Reference::Compared) continue;
+    // What kept code reaches (references are grouped by unit, in order).
+    std::vector<uint32_t> first(n_ + 1, 0);
+    for (const Reference& r : facts_.references) ++first[r.unit + 1];
+    for (size_t u = 0; u < n_; ++u) first[u + 1] += first[u];
+    std::vector<size_t> work;
+    for (size_t u = 0; u < n_; ++u)
+      if (out_.kept[u]) work.push_back(u);
+    while (!work.empty()) {
+      const size_t u = work.back();
+      work.pop_back();
+      for (uint32_t i = first[u]; i < first[u + 1]; ++i) {
+        const Reference& r = facts_.references[i];
+        if (r.kind == Reference::Read || r.kind == Reference::Compared) continue;
         if (r.kind == Reference::Address && image_.has_unwind_table) continue;
-        if (size_t to = unit_of(r.to); to < n_ && !out_.kept[to]) changed = out_.kept[to] = true;
+        if (size_t to = target_of(r); to < n_ && !out_.kept[to]) out_.kept[to] = true, work.push_back(to);
       }
     }
   }
@@ -103,7 +118,7 @@ class Analysis {
     for (size_t u = 0; u < n_; ++u) near_cpuid[u] = out_.kept[u] && facts_.units[u].runs_cpuid;
     for (const Reference& r : facts_.references)
       if (r.kind == Reference::Call && out_.kept[r.unit])
-        if (size_t to = unit_of(r.to); to < n_ && facts_.units[to].runs_cpuid) near_cpuid[r.unit] = true;
+        if (size_t to = target_of(r); to < n_ && facts_.units[to].runs_cpuid) near_cpuid[r.unit] = true;
     for (const Reference& r : facts_.references) {
       if (!near_cpuid[r.unit] || (r.kind != Reference::Read && r.kind != Reference::Address)) continue;
       if (image_.in_code(r.to) || image_.slot_at(r.to)) continue;
@@ -134,12 +149,13 @@ class Analysis {
     why_.assign(n_, "");
     std::vector<bool> answers(n_, false);  // functions answering with features
     for (size_t u = 0; u < n_; ++u) {
-      if (!out_.kept[u]) continue;
-      const std::string name = image_.name_of(facts_.units[u].begin);
-      if (facts_.units[u].runs_cpuid) why_[u] = "runs cpuid";
-      const bool small = facts_.units[u].end - facts_.units[u].begin <= kMaxPredicateBytes;
-      if ((facts_.units[u].runs_cpuid && small) || listed(name, kCapabilityFunctions)) answers[u] = true;
+      if (!out_.kept[u] || !facts_.units[u].runs_cpuid) continue;
+      why_[u] = "runs cpuid";
+      answers[u] = facts_.units[u].end - facts_.units[u].begin <= kMaxPredicateBytes;
     }
+    for (const Image::Symbol& s : image_.symbols)
+      if (s.function && listed(s.name, kCapabilityFunctions))
+        if (size_t u = unit_of(s.address); u < n_ && facts_.units[u].begin == s.address) answers[u] = true;
     for (const Reference& r : facts_.references) {  // a PLT entry of such a function
       const Image::Slot* slot = r.kind == Reference::Read ? image_.slot_at(r.to) : nullptr;
       if (slot && listed(slot->symbol, kCapabilityFunctions) && out_.kept[r.unit]) answers[r.unit] = true;
@@ -155,7 +171,7 @@ class Analysis {
       } else if (r.kind != Reference::Call && r.kind != Reference::Jump && capability_data_at(r.to)) {
         const std::string data = image_.object_name(r.to);
         why_[r.unit] = "checks the CPU (reads " + (data.empty() ? "the CPU features cpuid left" : data) + ")";
-      } else if (r.kind == Reference::Call && (to = unit_of(r.to)) < n_ && answers[to]) {
+      } else if (r.kind == Reference::Call && (to = target_of(r)) < n_ && answers[to]) {
         why_[r.unit] = "checks the CPU (calls " + unit_name(to) + ")";
       } else {
         continue;
@@ -172,7 +188,7 @@ class Analysis {
       if (r.kind == Reference::Call) predicate[r.unit] = false;
     for (const Reference& r : facts_.references) {
       if (r.kind != Reference::Call || !out_.kept[r.unit] || checks[r.unit]) continue;
-      if (size_t to = unit_of(r.to); to < n_ && to != r.unit && predicate[to]) {
+      if (size_t to = target_of(r); to < n_ && to != r.unit && predicate[to]) {
         checks[r.unit] = true;
         why_[r.unit] = "checks the CPU (calls " + unit_name(to) + ", which does)";
       }
@@ -190,7 +206,7 @@ class Analysis {
     std::vector<std::pair<uint64_t, uint32_t>> data_refs;  // (address, unit)
     for (const Reference& r : facts_.references) {
       if (!out_.kept[r.unit] || r.kind == Reference::Compared) continue;
-      const size_t to = unit_of(r.to);
+      const size_t to = target_of(r);
       if (to < n_ && to != r.unit && r.kind != Reference::Read) edges_.emplace_back(r.unit, static_cast<uint32_t>(to));
       if (to == n_ && !image_.in_code(r.to) && (r.kind == Reference::Read || r.kind == Reference::Address))
         data_refs.emplace_back(r.to, r.unit);
@@ -229,7 +245,7 @@ class Analysis {
     bool more = false;
     for (const Reference& r : facts_.references) {
       if (r.kind != Reference::Compared || !out_.kept[r.unit] || !checked[r.unit].empty()) continue;
-      const size_t to = unit_of(r.to);
+      const size_t to = target_of(r);
       if (to == n_ || out_.guard[to].empty() || !out_.guard[r.unit].empty()) continue;
       out_.guard[r.unit] = "checks the CPU (compares a function pointer with " + unit_name(to) + ", chosen by a check)";
       more = true;
@@ -260,7 +276,7 @@ class Analysis {
       if (size_t u = unit_of(a); u < n_) resolver[u] = true;
     for (const Reference& r : facts_.references) {
       if (!resolver[r.unit] || r.kind != Reference::Address) continue;
-      if (size_t to = unit_of(r.to); to < n_ && to != r.unit)
+      if (size_t to = target_of(r); to < n_ && to != r.unit)
         out_.guard[to] = "chosen by the IFUNC resolver " + unit_name(r.unit);
     }
   }
@@ -297,6 +313,7 @@ class Analysis {
   Guards out_;
   std::vector<std::pair<uint64_t, uint64_t>> capability_data_;
   std::vector<std::string> why_;
+  std::vector<uint32_t> targets_;  // by reference: target_of
   std::vector<std::pair<uint32_t, uint32_t>> edges_;  // (from, to), sorted
   std::vector<uint32_t> first_edge_;                  // by unit: its first edge's index
 };

@@ -351,13 +351,14 @@ const Image::Symbol* Image::symbol_at(uint64_t address) const {
   auto it = std::upper_bound(symbols.begin(), symbols.end(), address,
                              [](uint64_t a, const Symbol& s) { return a < s.address; });
   // The last symbol starting at or before `address` that holds it; else the
-  // nearest function before it.
+  // nearest function before it.  A few symbols back suffice: symbols that
+  // hold others (a function holding a local label's symbol) are rare.
   const Symbol* nearest = nullptr;
-  for (auto i = it; i != symbols.begin();) {
+  int steps = 0;
+  for (auto i = it; i != symbols.begin() && steps < 32; ++steps) {
     --i;
     if (i->size && address - i->address < i->size) return &*i;
     if (!nearest && i->function) nearest = &*i;
-    if (address - i->address > (1u << 20)) break;
   }
   return nearest;
 }

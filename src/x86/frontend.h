@@ -80,6 +80,10 @@ class Frontend {
 
   // True when the instruction at `rip` decodes and has a handler.
   bool can_translate(const DecodedInsn& insn) const;
+  // Whether can_translate looks at the operands of an instruction with this
+  // mnemonic (an MMX form has a handler of its own): else it needs only
+  // DecodedInsn::info, and a decoder may skip the operands (phybin scan).
+  bool needs_operands(ZydisMnemonic mnemonic) const { return mmx_handlers_.find(mnemonic) != nullptr; }
   const Decoder& decoder() const { return decoder_; }
   const FrontendOptions& options() const { return options_; }
   // Forgets what it learnt about guest code (after the code changed).
