@@ -110,6 +110,12 @@ std::string text_report(const FileReport& r, bool details) {
   out += "; phybin translates up to " + level_name(kTranslatedLevel) + " and more (AES, SHA, BMI, MOVBE...)\n";
   for (const LibraryStatus& l : r.libraries)
     if (details || l.state == LibraryStatus::Missing) out += library_line(l);
+  unsigned functions = 0;
+  for (const FunctionNeed& f : r.functions)
+    if ((details || f.guard.empty()) && functions++ < (details ? ~0u : 10u))
+      out += "  function " + f.name + " at " + hex(f.address) + ": " + std::to_string(f.untranslatable) +
+             " instruction" + (f.untranslatable > 1 ? "s" : "") + " phybin cannot translate (" + level_name(f.level) +
+             ", " + f.extension + "), " + (f.guard.empty() ? "unconditional" : "guarded: " + f.guard) + "\n";
   unsigned shown = 0, left = 0;
   for (const Instruction& i : r.untranslatable) {
     if (!details && !i.guard.empty()) continue;

@@ -51,6 +51,13 @@ done
 grep -q "IFUNC" "$work/clones.json" || failed "kernel_clones: no guard names the IFUNC resolver"
 grep -q "checks the CPU (main)" "$work/cpucheck.json" || failed "kernel_cpucheck: no guard names main's check"
 
+# --- the text: the functions phybin cannot translate all of, then the instructions ---
+scan "$kernels/kernel_avx2" >"$work/avx2.txt"
+grep -qE "^  function main at 0x[0-9a-f]+: [0-9]+ instructions phybin cannot translate \(x86-64-v3, AVX2?\), unconditional$" \
+  "$work/avx2.txt" || failed "kernel_avx2's text does not name main as a function phybin cannot translate: $(head -4 "$work/avx2.txt")"
+grep -qE "^  0x[0-9a-f]+ <main\+0x[0-9a-f]+>: v[a-z0-9]+ .*unconditional$" "$work/avx2.txt" ||
+  failed "kernel_avx2's text lists no instruction of main"
+
 # --- the JSON document ---
 for key in schema translated_level all_run files skipped errors; do
   json "$work/clones.json" "'$key' in d" | grep -q True || failed "JSON lacks $key"
