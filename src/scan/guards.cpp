@@ -1,8 +1,8 @@
 #include "scan/guards.h"
 
 #include <algorithm>
-#include <string_view>
 #include <cstdio>
+#include <string_view>
 #include <utility>
 
 namespace phybin::scan {
