@@ -1,7 +1,6 @@
 #include "scan/guards.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <string_view>
 #include <utility>
 
@@ -139,9 +138,7 @@ class Analysis {
 
   std::string unit_name(size_t u) const {
     const std::string name = image_.name_of(facts_.units[u].begin);
-    char at[32];
-    std::snprintf(at, sizeof at, "%#llx", static_cast<unsigned long long>(facts_.units[u].begin));
-    return name.empty() ? at : name;
+    return name.empty() ? hex(facts_.units[u].begin) : name;
   }
 
   // Units that check the CPU directly, then those calling one of them.

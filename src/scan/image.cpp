@@ -289,6 +289,12 @@ class Reader {
 
 }  // namespace
 
+std::string hex(uint64_t address) {
+  char b[24];
+  std::snprintf(b, sizeof b, "%#llx", static_cast<unsigned long long>(address));
+  return b;
+}
+
 Bytes map_file(const std::string& path) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw Error(ErrorCode::PHYBIN_ERR_FILE_ACCESS, path + ": " + std::strerror(errno));

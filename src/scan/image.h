@@ -19,6 +19,9 @@ struct Bytes {
   size_t size = 0;
 };
 
+// An address as scan prints it: "0x4014f6".
+std::string hex(uint64_t address);
+
 // Maps `path` read-only.  Throws PHYBIN_ERR_FILE_ACCESS.
 Bytes map_file(const std::string& path);
 

@@ -8,12 +8,6 @@ namespace phybin::scan {
 
 namespace {
 
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "%#llx", static_cast<unsigned long long>(v));
-  return b;
-}
-
 const char* state_name(LibraryStatus::State s) {
   return s == LibraryStatus::Forwarded ? "forwarded" : s == LibraryStatus::Found ? "found" : "missing";
 }

@@ -1,7 +1,6 @@
 #include "scan/scan.h"
 
 #include <chrono>
-#include <cstdio>
 #include <map>
 
 #include "scan/code.h"
@@ -16,12 +15,6 @@ std::string kind_of(const Image& image) {
     return "shared object";
   if (image.interpreter.empty()) return "static executable";
   return "executable";
-}
-
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "%#llx", static_cast<unsigned long long>(v));
-  return b;
 }
 
 void add_instructions(FileReport& r, const Image& image, const CodeFacts& facts, const Guards& guards) {
