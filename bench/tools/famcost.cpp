@@ -94,7 +94,7 @@ const Sample* find_sample(const std::string& text) {
 }
 
 struct Meter::Impl {
-  x86::Frontend frontend{x86::Hooks{&no_syscall, &no_signal, nullptr}};
+  x86::Frontend frontend{x86::Hooks{.syscall = &no_syscall, .raise_signal = &no_signal}};
   std::vector<uint32_t> host = std::vector<uint32_t>(1u << 16);
   std::vector<uint8_t> guest = std::vector<uint8_t>(4096);
   arm64::HelperTable helpers;

@@ -214,6 +214,7 @@ sys::GuestRoot guest_root(const Settings& settings) {
   for (char** e = environ; *e; ++e) envp.emplace_back(*e);
   elf::StackOptions stack;
   stack.hwcap = x86::cpuid_leaf1_edx();
+  stack.hwcap2 = x86::at_hwcap2();
   stack.execfn = guest_path;
   stack.executable = info.wants_executable_stack();
   stack.interpreter_base = program.interpreter_base();

@@ -27,11 +27,19 @@ constexpr int kTrapCodeFetch = 0xC0;
 // An instruction phybin does not translate: SIGILL when the guest handles
 // it (as a CPU without the instruction), else PHYBIN_ERR_ILLEGAL_INSTR.
 constexpr int kTrapUntranslatable = 0xC1;
+// The traps of `int 4` (#OF: SIGSEGV) and of icebp (#DB without a
+// debug-register reason: SIGTRAP, TRAP_BRKPT), reported after the
+// instruction as the CPU does.
+constexpr int kTrapOverflow = 0xC2;
+constexpr int kTrapDebug = 0xC3;
 // #GP with an error code, raised by a helper: kTrapGpError | code.  A
 // selector that cannot be loaded reports its index and TI bit (the
 // selector with RPL cleared) in the signal frame's err; SIGSEGV.
 constexpr int kTrapGpError = 0x10000;
 constexpr int gp_error(uint16_t selector) { return kTrapGpError | (selector & 0xfffc); }
+// `int n` through a gate user code may not pass: #GP whose error code names
+// the IDT entry (vector << 3, and bit 1 for "IDT").
+constexpr int gp_error_idt(uint8_t vector) { return kTrapGpError | (vector << 3) | 2; }
 
 // Bit positions in RFLAGS.
 enum FlagBit : uint8_t { kCF = 0, kPF = 2, kAF = 4, kZF = 6, kSF = 7, kDF = 10, kOF = 11 };

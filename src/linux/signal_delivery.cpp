@@ -42,7 +42,7 @@ thread_local sigjmp_buf* volatile g_copy_guard = nullptr;
 constexpr uint64_t bit(int sig) { return uint64_t{1} << (sig - 1); }
 
 // si_code values of the x86-64 kernel's traps.
-constexpr int kSiKernel = 0x80, kFpeIntdiv = 1, kIllIllopn = 2, kSegvMaperr = 1;
+constexpr int kSiKernel = 0x80, kFpeIntdiv = 1, kIllIllopn = 2, kSegvMaperr = 1, kTrapBrkpt = 1;
 
 bool is_real_handler(uint64_t handler) { return handler != kX86SigDfl && handler != kX86SigIgn; }
 
@@ -191,8 +191,18 @@ GuestSignal simd_fp_signal(uint64_t rip, uint32_t mxcsr) {
 GuestSignal trap_signal(int sig, uint64_t rip) {
   GuestSignal g;
   g.sig = sig;
-  g.info.si_signo = sig;
   switch (sig) {
+    case kTrapDebug:  // icebp: the kernel's TRAP_BRKPT, at the next instruction
+      g.sig = SIGTRAP;
+      g.info.si_code = kTrapBrkpt;
+      g.info.fields[0] = rip;
+      g.trapno = kX86TrapDebug;
+      break;
+    case kTrapOverflow:  // int 4
+      g.sig = SIGSEGV;
+      g.info.si_code = kSiKernel;
+      g.trapno = kX86TrapOverflow;
+      break;
     case SIGFPE:  // #DE
       g.info.si_code = kFpeIntdiv;
       g.info.fields[0] = rip;
@@ -212,6 +222,7 @@ GuestSignal trap_signal(int sig, uint64_t rip) {
       g.trapno = kX86TrapGeneralProtection;
       break;
   }
+  g.info.si_signo = g.sig;
   return g;
 }
 

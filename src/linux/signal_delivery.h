@@ -44,7 +44,8 @@ void record_async_signal(int sig, const void* host_info);
 void queue_sync_signal(const GuestSignal& signal);
 
 // What the x86-64 kernel reports for the CPU's traps: #DE (SIGFPE), #UD
-// (SIGILL), #BP (SIGTRAP) or #GP (SIGSEGV) at `rip`; #XM with MXCSR's
+// (SIGILL), #BP (SIGTRAP) or #GP (SIGSEGV) at `rip`, and #DB of icebp
+// (kTrapDebug) or #OF (kTrapOverflow) with `rip` after them; #XM with MXCSR's
 // flags and masks; a fetch from `address`, unmapped or not executable.
 GuestSignal trap_signal(int sig, uint64_t rip);
 GuestSignal simd_fp_signal(uint64_t rip, uint32_t mxcsr);

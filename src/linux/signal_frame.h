@@ -80,7 +80,8 @@ constexpr uint64_t kX86SigreturnFlags = 0x40000 | 0x800 | 0x400 | 0x100 | 0x80 |
                                         0x4000 | 0x10000;
 
 // x86 exception numbers reported in uc_mcontext.gregs[REG_TRAPNO].
-constexpr uint64_t kX86TrapDivide = 0, kX86TrapBreakpoint = 3, kX86TrapInvalidOp = 6,
+constexpr uint64_t kX86TrapDivide = 0, kX86TrapDebug = 1, kX86TrapBreakpoint = 3, kX86TrapOverflow = 4,
+                   kX86TrapInvalidOp = 6,
                    kX86TrapGeneralProtection = 13, kX86TrapPageFault = 14, kX86TrapSimdFp = 19;
 // Page-fault error code bits (REG_ERR): present, write, user, fetch.
 constexpr uint64_t kX86PfProtection = 0x1, kX86PfWrite = 0x2, kX86PfUser = 0x4, kX86PfFetch = 0x10;

@@ -250,6 +250,14 @@ void register_memory_syscalls(SyscallTable& t) {
   t.pass(X86_NR_munlock, SYS_munlock);
   t.pass(X86_NR_mlockall, SYS_mlockall);
   t.pass(X86_NR_munlockall, SYS_munlockall);
+  // NUMA memory policies: node masks are arrays of unsigned long and page
+  // lists arrays of pointers on both, and guest addresses are host ones.
+  t.pass(X86_NR_mbind, SYS_mbind);
+  t.pass(X86_NR_set_mempolicy, SYS_set_mempolicy);
+  t.pass(X86_NR_get_mempolicy, SYS_get_mempolicy);
+  t.pass(X86_NR_migrate_pages, SYS_migrate_pages);
+  t.pass(X86_NR_move_pages, SYS_move_pages);
+  t.pass(X86_NR_set_mempolicy_home_node, SYS_set_mempolicy_home_node);
   t.add(X86_NR_brk, sys_brk);
 }
 

@@ -306,6 +306,20 @@ void register_identity(SyscallTable& t) {
   t.pass(X86_NR_getsid, SYS_getsid);
   t.pass(X86_NR_setsid, SYS_setsid);
   t.add(X86_NR_uname, sys_uname);
+  // Credentials are per thread in the kernel: the guest's C library sends
+  // its other threads SIGSETXID to repeat a change, as natively.  Threads
+  // of forwarded native libraries are not among them (see README).
+  t.pass(X86_NR_setuid, SYS_setuid);
+  t.pass(X86_NR_setgid, SYS_setgid);
+  t.pass(X86_NR_setreuid, SYS_setreuid);
+  t.pass(X86_NR_setregid, SYS_setregid);
+  t.pass(X86_NR_setresuid, SYS_setresuid);
+  t.pass(X86_NR_setresgid, SYS_setresgid);
+  t.pass(X86_NR_setfsuid, SYS_setfsuid);
+  t.pass(X86_NR_setfsgid, SYS_setfsgid);
+  t.pass(X86_NR_setgroups, SYS_setgroups);
+  t.pass(X86_NR_capget, SYS_capget);
+  t.pass(X86_NR_capset, SYS_capset);
 }
 
 void register_time(SyscallTable& t) {

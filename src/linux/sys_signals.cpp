@@ -4,7 +4,10 @@
 // which queues the signal for delivery with an x86-64 frame; SIG_DFL and
 // SIG_IGN take effect on the host at once.  rt_sigreturn belongs to the
 // runtime (it redirects the guest), not to this table.
+#include <pthread.h>
+
 #include <csignal>
+#include <mutex>
 
 #include "common/log.h"
 #include "linux/sys_internal.h"
@@ -18,10 +21,12 @@ using HostKernelSigaction = X86KernelSigaction;
 constexpr uint64_t bit(int sig) { return uint64_t{1} << (sig - 1); }
 
 // Faults in translated code and writes to protected code pages arrive as
-// SIGSEGV and SIGBUS, whose host handlers belong to the runtime; 32 and 33
-// are the host libc's own (thread cancellation, setxid).  For these the
-// guest's choice is only recorded.
-bool runtime_owns_signal(int sig) { return sig == SIGSEGV || sig == SIGBUS || sig == 32 || sig == 33; }
+// SIGSEGV and SIGBUS, whose host handlers belong to the runtime: for these
+// the guest's choice is only recorded.  (32 and 33, the C library's
+// cancellation and set-ID signals, are the guest's like any other: its
+// glibc sends them to its own threads, and phybin's host code sends
+// neither.)
+bool runtime_owns_signal(int sig) { return sig == SIGSEGV || sig == SIGBUS; }
 
 // Signals the guest may block only in its own view.
 constexpr uint64_t kNeverBlockedOnHost = bit(SIGSEGV) | bit(SIGBUS);
@@ -61,8 +66,30 @@ void warn_handler_not_delivered(int sig) {
   }
 }
 
+// The host C library (glibc 2.34 and later) installs its own SIGSETXID
+// handler the first time the process starts a second thread, whoever
+// starts it: phybin for a guest thread, or a forwarded native library.  A
+// guest handler for 32 or 33 would be lost then, so before the first one
+// goes in, that first time is made to happen, with a thread that does
+// nothing (every signal blocked in it).
+void settle_host_libc_threads() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_t nothing;
+    if (pthread_create(&nothing, nullptr, [](void*) -> void* { return nullptr; }, nullptr) == 0)
+      pthread_join(nothing, nullptr);
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  });
+}
+
+bool is_host_libc_signal(int sig) { return sig == 32 || sig == 33; }
+
 int64_t apply_guest_action(int sig, const X86KernelSigaction& act) {
   if (runtime_owns_signal(sig)) return 0;
+  if (is_host_libc_signal(sig)) settle_host_libc_threads();
   if (is_default_or_ignore(act.handler)) return apply_on_host(sig, act);
   if (process().config.host_signal_handler == nullptr) {
     warn_handler_not_delivered(sig);

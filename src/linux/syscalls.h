@@ -178,6 +178,12 @@ uint64_t map_guest_code(const void* code, size_t bytes);
 // call again).
 void handle_syscall(GuestState& st, const volatile sig_atomic_t* interrupt = nullptr);
 
+// `int 0x80`: rewrites the i386 system call in `st` (number in EAX,
+// arguments in EBX, ECX, EDX, ESI, EDI, EBP) into the x86-64 call that does
+// the same, for handle_syscall.  False when phybin does not cover it (the
+// caller answers -ENOSYS).  ia32_syscalls.cpp lists the calls.
+bool ia32_call_as_x86_64(GuestState& st);
+
 // PHYBIN_PROFILE: from now on system calls are counted by number; the
 // counts so far, by name, most first.
 void count_syscalls();

@@ -61,6 +61,7 @@ x86::Hooks GuestThread::hooks() {
   x86::Hooks hooks;
   hooks.block_counter = &profile_block_counter;
   hooks.syscall = &GuestThread::syscall_entry;
+  hooks.int80 = &GuestThread::int80_entry;
   hooks.native_call = &native_call_shape;
   hooks.raise_signal = &raise_guest_signal;
   hooks.fp_traps_changed = &GuestThread::fp_traps_changed;

@@ -27,11 +27,16 @@ namespace phybin::runtime {
 // returns to, and what RCX then holds.
 inline constexpr uint64_t kSyscallInsnBytes = 2;
 
-// What the syscall instruction does besides the call, for a guest that
-// goes on from the dispatcher after it: RIP moves past it, RCX holds the
+// The two ways into the kernel: syscall, and int 0x80 (the i386 call),
+// which is two bytes long too but keeps RCX and R11.
+enum class SyscallInsn : uint8_t { Syscall, Int80 };
+
+// What the instruction does besides the call, for a guest that goes on
+// from the dispatcher after it: RIP moves past it; syscall's RCX holds the
 // next address and R11 RFLAGS.
-inline void finish_syscall_instruction(GuestState& s) {
+inline void finish_syscall_instruction(GuestState& s, SyscallInsn insn = SyscallInsn::Syscall) {
   s.rip += kSyscallInsnBytes;
+  if (insn == SyscallInsn::Int80) return;
   s.gpr[RCX] = s.rip;
   s.gpr[R11] = s.rflags;
 }
@@ -74,6 +79,8 @@ class GuestThread {
   // The helper of the syscall instruction (a guest system call or a
   // forwarded call), also ir CallNative's while its slot is empty.
   static uint64_t syscall_entry(GuestState* s, uint64_t, uint64_t);
+  // The helper of `int 0x80` (x86::Hooks::int80).
+  static uint64_t int80_entry(GuestState* s, uint64_t, uint64_t);
 
   // ---- for signal handlers and traps
   // Signal handler, for a guest fault at state().rip inside the block that
@@ -137,6 +144,7 @@ class GuestThread {
   // Guest system calls (guest_thread_events.cpp).
   static void fp_traps_changed(GuestState* state);
   void system_call();
+  void ia32_system_call();
   // A call into the x86-64 vsyscall page: emulated as Linux does; false
   // when rip is not one of its entries (or the return address cannot be
   // read), which then faults as any code fetch there.
@@ -144,7 +152,7 @@ class GuestThread {
   void host_call(bool interruptible);
   // Back from a system call made by translated code: goes on in that code,
   // unless it was flushed since `generation` (or is about to be).
-  void back_from_system_call(unsigned generation);
+  void back_from_system_call(unsigned generation, SyscallInsn insn = SyscallInsn::Syscall);
   // Enters `code`, made at flush `generation`, unless a flush came since
   // or is under way; false then (look it up again).
   bool enter_if_current(const uint32_t* code, unsigned generation);

@@ -113,12 +113,54 @@ uint64_t GuestThread::syscall_entry(GuestState* s, uint64_t, uint64_t) {
 // the code it would return to may be gone when the call ends.  Stored
 // before the check (both sequentially consistent, as the flusher's): the
 // flusher sees it in the cache, or it sees the flush.
-void GuestThread::back_from_system_call(unsigned generation) {
+void GuestThread::back_from_system_call(unsigned generation, SyscallInsn insn) {
   where_.store(Where::InCache);
   if (!process_.stopping() && process_.flush_count() == generation) return;
   where_.store(Where::Outside);
-  finish_syscall_instruction(*state_);
+  finish_syscall_instruction(*state_, insn);
   leave_to_dispatcher();
+}
+
+uint64_t GuestThread::int80_entry(GuestState* s, uint64_t, uint64_t) {
+  GuestThread& thread = *of(s);
+  const unsigned generation = thread.process_.flush_count();
+  thread.where_.store(Where::InSyscall);
+  thread.ia32_system_call();
+  thread.back_from_system_call(generation, SyscallInsn::Int80);
+  return 0;
+}
+
+// int 0x80 at s.rip: the i386 call, run as the x86-64 call that does the
+// same (sys::ia32_call_as_x86_64), or -ENOSYS.  Every register but RAX is
+// kept.  Signals are taken as around syscall.
+void GuestThread::ia32_system_call() {
+  GuestState& s = *state_;
+  if (sys::signals_pending() && sys::deliver_pending_signals(s)) leave_to_dispatcher();
+  const GuestState before = s;
+  GuestState call = before;
+  const bool covered = sys::ia32_call_as_x86_64(call);
+  auto run = [&](bool interruptible) {
+    if (!covered) return static_cast<uint64_t>(-ENOSYS);
+    s = call;
+    host_call(interruptible);
+    const uint64_t result = s.gpr[RAX];
+    s = before;
+    return result;
+  };
+  uint64_t result = run(true);
+  if (static_cast<int64_t>(result) == sys::kSyscallNotStarted) {
+    if (sys::deliver_pending_signals(s)) leave_to_dispatcher();
+    result = run(false);
+  }
+  s.gpr[RAX] = result;
+  if (!sys::signals_pending() && !sys::signals_held()) return;
+  const GuestState after = s;
+  const bool restart = static_cast<int64_t>(result) == -EINTR && covered && !never_restarted(call.gpr[RAX]) &&
+                       (sys::first_pending_signal_flags() & sys::kX86SaRestart);
+  if (restart) s.gpr[RAX] = before.gpr[RAX];
+  else finish_syscall_instruction(s, SyscallInsn::Int80);
+  if (sys::deliver_pending_signals(s)) leave_to_dispatcher();
+  s = after;  // nothing delivered: the block goes on
 }
 
 // s.rip is the syscall instruction (translated code stores it before every

@@ -18,6 +18,9 @@ using HelperFn = uint64_t (*)(GuestState*, uint64_t, uint64_t);
 
 struct Hooks {
   HelperFn syscall = nullptr;
+  // `int 0x80`: the i386 system call from 64-bit code.  Without it the
+  // instruction is #GP, as on a kernel without IA32 emulation.
+  HelperFn int80 = nullptr;
   // Delivers a synchronous guest signal (SIGFPE of a divide, SIGILL...);
   // does not return when the signal kills the guest.
   void (*raise_signal)(GuestState*, int signal) = nullptr;

@@ -65,6 +65,17 @@ std::string registers_text(std::initializer_list<uint32_t> regs) {
   return s;
 }
 
+// Linux's "cache size": the last level's, as leaf 4 describes it.
+unsigned last_level_cache_kib() {
+  unsigned kib = 0;
+  for (uint32_t sub = 0;; ++sub) {
+    const Leaf l = query(4, sub);
+    if ((l.a & 0x1f) == 0) return kib;
+    const unsigned ways = (l.b >> 22) + 1, partitions = (l.b >> 12 & 0x3ff) + 1, line = (l.b & 0xfff) + 1;
+    kib = ways * partitions * line * (l.c + 1) >> 10;
+  }
+}
+
 }  // namespace
 
 std::string proc_cpuinfo(unsigned cpus) {
@@ -88,14 +99,15 @@ std::string proc_cpuinfo(unsigned cpus) {
   add_flags(flags, ext.c, kExtEcx);
   add_flags(flags, l7.b, kLeaf7Ebx);
   add_flags(flags, l7.c, kLeaf7Ecx);
+  const unsigned cache_kib = last_level_cache_kib();
   std::string out;
-  char line[256];
+  char line[320];
   for (unsigned cpu = 0; cpu < cpus; ++cpu) {
     std::snprintf(line, sizeof line,
                   "processor\t: %u\nvendor_id\t: %s\ncpu family\t: %u\nmodel\t\t: %u\nmodel name\t: %s\n"
-                  "stepping\t: %u\nphysical id\t: 0\nsiblings\t: %u\ncore id\t\t: %u\ncpu cores\t: %u\n"
+                  "stepping\t: %u\ncache size\t: %u KB\nphysical id\t: 0\nsiblings\t: %u\ncore id\t\t: %u\ncpu cores\t: %u\n"
                   "apicid\t\t: %u\nfpu\t\t: yes\nfpu_exception\t: yes\ncpuid level\t: %u\nwp\t\t: yes\n",
-                  cpu, vendor.c_str(), family, model, brand.c_str(), l1.a & 0xf, cpus, cpu, cpus, cpu, l0.a);
+                  cpu, vendor.c_str(), family, model, brand.c_str(), l1.a & 0xf, cache_kib, cpus, cpu, cpus, cpu, l0.a);
     out += line;
     out += flags;
     out += "\nclflush size\t: 64\ncache_alignment\t: 64\naddress sizes\t: 48 bits physical, 48 bits virtual\n"

@@ -63,7 +63,10 @@ constexpr auto kPrivileged = [] {
 bool always_traps(const ZydisDecodedInstruction& insn) {
   switch (insn.mnemonic) {
     case ZYDIS_MNEMONIC_UD0: case ZYDIS_MNEMONIC_UD1: case ZYDIS_MNEMONIC_UD2: case ZYDIS_MNEMONIC_INT3:
+    case ZYDIS_MNEMONIC_INT1:
       return true;
+    case ZYDIS_MNEMONIC_INT:  // all but the i386 system call trap
+      return insn.raw.imm[0].value.u != 0x80;
     case ZYDIS_MNEMONIC_MOV:  // 0F 20..23: to or from a control or debug register
       return insn.opcode_map == ZYDIS_OPCODE_MAP_0F && insn.opcode >= 0x20 && insn.opcode <= 0x23;
     default: return kPrivileged[insn.mnemonic];
@@ -73,7 +76,8 @@ bool always_traps(const ZydisDecodedInstruction& insn) {
 uint64_t flags_tested(const ZydisDecodedInstruction& insn) {
   // syscall hands RFLAGS to the kernel in R11, and traps to a signal
   // handler's context: all of them are read.
-  if (insn.mnemonic == ZYDIS_MNEMONIC_SYSCALL || always_traps(insn)) return kArithFlags;
+  if (insn.mnemonic == ZYDIS_MNEMONIC_SYSCALL || insn.mnemonic == ZYDIS_MNEMONIC_INT || always_traps(insn))
+    return kArithFlags;
   return insn.cpu_flags ? insn.cpu_flags->tested & kArithFlags : 0;
 }
 
@@ -81,6 +85,7 @@ uint64_t flags_killed(const ZydisDecodedInstruction& insn) {
   if (!insn.cpu_flags) return 0;
   switch (insn.mnemonic) {
     case ZYDIS_MNEMONIC_SYSCALL: return 0;  // the kernel restores RFLAGS from R11
+    case ZYDIS_MNEMONIC_INT: case ZYDIS_MNEMONIC_INT1: case ZYDIS_MNEMONIC_INT3: return 0;
     case ZYDIS_MNEMONIC_SHL: case ZYDIS_MNEMONIC_SHR: case ZYDIS_MNEMONIC_SAR: case ZYDIS_MNEMONIC_ROL:
     case ZYDIS_MNEMONIC_ROR: case ZYDIS_MNEMONIC_RCL: case ZYDIS_MNEMONIC_RCR: case ZYDIS_MNEMONIC_SHLD:
     case ZYDIS_MNEMONIC_SHRD:

@@ -37,12 +37,14 @@ void branch(Ctx& c, Value cond) {
 
 bool is_far(const Ctx& c) { return c.d.info.meta.branch_type == ZYDIS_BRANCH_TYPE_FAR; }
 
-// jmp/call far [m16:16|32|64] and retf: the helper checks the selector and
-// moves the stack; the block leaves through the indirect exit.
+// jmp/call far [m16:16|32|64], retf and iret: the helper checks the
+// selectors and moves the stack; the block leaves through the indirect exit.
 bool far_transfer(Ctx& c, FarTransfer::Kind kind) {
   Value address = c.b.constant(Type::I64, 0);
   uint16_t ret_imm = 0;
-  if (kind == FarTransfer::Return) {
+  if (kind == FarTransfer::InterruptReturn) {
+    // nothing but the stack
+  } else if (kind == FarTransfer::Return) {
     if (c.d.info.operand_count_visible > 0) ret_imm = static_cast<uint16_t>(c.op(0).imm.value.u);
   } else {
     if (c.op(0).type != ZYDIS_OPERAND_TYPE_MEMORY) return false;
@@ -119,6 +121,8 @@ void register_branch(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_JMP, jmp);
   t.add(ZYDIS_MNEMONIC_CALL, call);
   t.add(ZYDIS_MNEMONIC_RET, ret);
+  for (ZydisMnemonic m : {ZYDIS_MNEMONIC_IRET, ZYDIS_MNEMONIC_IRETD, ZYDIS_MNEMONIC_IRETQ})
+    t.add(m, [](Ctx& c) { return far_transfer(c, FarTransfer::InterruptReturn); });
   for (ZydisMnemonic m : {ZYDIS_MNEMONIC_JB, ZYDIS_MNEMONIC_JBE, ZYDIS_MNEMONIC_JL, ZYDIS_MNEMONIC_JLE,
                           ZYDIS_MNEMONIC_JNB, ZYDIS_MNEMONIC_JNBE, ZYDIS_MNEMONIC_JNL, ZYDIS_MNEMONIC_JNLE,
                           ZYDIS_MNEMONIC_JNO, ZYDIS_MNEMONIC_JNP, ZYDIS_MNEMONIC_JNS, ZYDIS_MNEMONIC_JNZ,

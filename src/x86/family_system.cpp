@@ -1,6 +1,8 @@
 // System and flag-register instructions: syscall, cpuid, rdtsc, traps,
-// fences, cld/std, clc/stc/cmc, lahf/sahf, pushf/popf.
+// the FS/GS base instructions, fences, cld/std, clc/stc/cmc, lahf/sahf,
+// pushf/popf.
 #include <csignal>
+#include <cstddef>
 
 #include "x86/flags.h"
 #include "x86/helpers.h"
@@ -62,15 +64,53 @@ bool smsw(Ctx& c) {
   return true;
 }
 
-// Faults (ud2, hlt) report the instruction's own address; the int3 trap
-// reports the address after it, as the CPU does.
+// Faults (ud2, hlt) report the instruction's own address; the traps of
+// int3 and icebp report the address after it, as the CPU does.
 template <int kSignal>
 bool trap(Ctx& c) {
-  end_with_trap(c, kSignal == SIGTRAP ? c.next : c.rip, kSignal);
+  end_with_trap(c, kSignal == SIGTRAP || kSignal == kTrapDebug ? c.next : c.rip, kSignal);
+  return true;
+}
+
+// int n.  Linux's IDT lets user code through three gates: 3 (#BP, as
+// int3), 4 (#OF) and 0x80 (the i386 system call, with IA32 emulation as in
+// Debian's kernels).  Every other vector is #GP naming the IDT entry, at
+// the instruction.
+bool interrupt(Ctx& c) {
+  const auto vector = static_cast<uint8_t>(c.op(0).imm.value.u);
+  switch (vector) {
+    case 3: end_with_trap(c, c.next, SIGTRAP); return true;
+    case 4: end_with_trap(c, c.next, kTrapOverflow); return true;
+    case 0x80:
+      if (!c.hooks.int80) break;
+      c.b.call(Type::Void, reinterpret_cast<const void*>(c.hooks.int80));
+      return true;
+    default: break;
+  }
+  c.b.call(Type::Void, reinterpret_cast<const void*>(&helper_raise_gp), c.b.constant(Type::I64, vector));
+  end_with_trap(c, c.rip, SIGSEGV);  // not reached: the helper raised the signal
   return true;
 }
 
 bool nop(Ctx&) { return true; }
+
+// rdfsbase, rdgsbase, wrfsbase, wrgsbase: Linux (5.9 and later) lets user
+// code run them.  The 32-bit forms read the base's low half and write a
+// base zero-extended; a 64-bit base that is not canonical is #GP(0), which
+// helper_write_segment_base raises.
+template <uint32_t kOffset>
+bool read_segment_base(Ctx& c) {
+  const ir::Value base = c.b.load_state(Type::I64, kOffset);
+  write_operand(c, 0, c.d.info.operand_width == 32 ? c.b.trunc(Type::I32, base) : base);
+  return true;
+}
+
+template <unsigned kSegment>
+bool write_segment_base(Ctx& c) {
+  c.b.call(Type::Void, reinterpret_cast<const void*>(&helper_write_segment_base),
+           c.b.zext(Type::I64, read_operand(c, 0)), c.b.constant(Type::I64, kSegment));
+  return true;
+}
 
 template <uint8_t kBit, int kValue>
 bool set_flag_const(Ctx& c) {
@@ -133,10 +173,16 @@ void register_system(HandlerTable& t) {
   t.add(ZYDIS_MNEMONIC_UD0, trap<SIGILL>);
   t.add(ZYDIS_MNEMONIC_UD1, trap<SIGILL>);
   t.add(ZYDIS_MNEMONIC_INT3, trap<SIGTRAP>);
+  t.add(ZYDIS_MNEMONIC_INT, interrupt);
+  t.add(ZYDIS_MNEMONIC_INT1, trap<kTrapDebug>);
   // Privileged and I/O instructions: #GP in user mode (Linux gives no
   // process I/O permission unless it asks with ioperm/iopl, which phybin
   // does not pass on), SIGSEGV with SI_KERNEL.
   for (ZydisMnemonic m : kPrivilegedMnemonics) t.add(m, trap<SIGSEGV>);
+  t.add(ZYDIS_MNEMONIC_RDFSBASE, read_segment_base<offsetof(GuestState, fs_base)>);
+  t.add(ZYDIS_MNEMONIC_RDGSBASE, read_segment_base<offsetof(GuestState, gs_base)>);
+  t.add(ZYDIS_MNEMONIC_WRFSBASE, write_segment_base<kFS>);
+  t.add(ZYDIS_MNEMONIC_WRGSBASE, write_segment_base<kGS>);
   t.add(ZYDIS_MNEMONIC_PAUSE, nop);
   // mfence orders every earlier access before every later one, which x86's
   // TSO alone does not give for a store followed by a load.  lfence and

@@ -3,6 +3,7 @@
 #include <csignal>
 #include <cstring>
 #include <ctime>
+#include <iterator>
 
 #include "x86/lazy_flags.h"
 
@@ -35,6 +36,9 @@ void write_acc(GuestState* s, uint64_t v, unsigned size) {
   else if (size == 4) rax = v & 0xffffffff;
   else rax = (rax & ~width_mask(size)) | (v & width_mask(size));
 }
+
+// The rest of iret's frame (below, with the descriptor checks it needs).
+void interrupt_return_stack(GuestState* s, uint64_t at, unsigned size);
 
 }  // namespace
 
@@ -130,7 +134,8 @@ uint64_t helper_far_transfer(GuestState* s, uint64_t address, uint64_t packed) {
   const auto kind = static_cast<FarTransfer::Kind>((packed >> 8) & 0xff);
   const uint64_t length = (packed >> 16) & 0xff, ret_imm = packed >> 32;
   uint64_t& rsp = s->gpr[RSP];
-  const uint64_t from = kind == FarTransfer::Return ? rsp : address;
+  const bool pops = kind == FarTransfer::Return || kind == FarTransfer::InterruptReturn;
+  const uint64_t from = pops ? rsp : address;
   const uint64_t offset = load_n(from, size);
   const auto selector = static_cast<uint16_t>(load_n(from + size, 2));
   if (selector != kUserCodeSelector) helper_raise_signal(s, gp_error(selector));
@@ -140,6 +145,8 @@ uint64_t helper_far_transfer(GuestState* s, uint64_t address, uint64_t packed) {
     rsp -= 2 * size;
   } else if (kind == FarTransfer::Return) {
     rsp += 2 * size + ret_imm;
+  } else if (kind == FarTransfer::InterruptReturn) {
+    interrupt_return_stack(s, from + 2 * size, size);
   }
   return offset;
 }
@@ -175,6 +182,19 @@ bool loadable(uint16_t selector, unsigned sreg) {
   return index == 0 || user_descriptor(index) != Descriptor::None;
 }
 
+// iret's RFLAGS, RSP and SS at `at`.  Only the bits popf could change
+// change (IOPL, IF, VM and the rest stay as they are at CPL 3).
+void interrupt_return_stack(GuestState* s, uint64_t at, unsigned size) {
+  constexpr uint64_t kWritable = kArithFlags | kFlagMask(kDF);
+  const uint64_t flags = load_n(at, size);
+  const uint64_t rsp = load_n(at + size, size);
+  const auto ss = static_cast<uint16_t>(load_n(at + 2 * size, 2));
+  if (!loadable(ss, kSS)) helper_raise_signal(s, gp_error(ss));
+  s->rflags = (s->rflags & ~kWritable) | (flags & kWritable);
+  s->gpr[RSP] = rsp;
+  s->selector[kSS] = ss;
+}
+
 }  // namespace
 
 uint64_t helper_load_segment(GuestState* s, uint64_t selector, uint64_t sreg) {
@@ -185,6 +205,19 @@ uint64_t helper_load_segment(GuestState* s, uint64_t selector, uint64_t sreg) {
   // a null load (AMD keeps it): a program that loads FS loses its TLS.
   if (sreg == kFS) s->fs_base = 0;
   if (sreg == kGS) s->gs_base = 0;
+  return 0;
+}
+
+uint64_t helper_raise_gp(GuestState* s, uint64_t vector, uint64_t) {
+  helper_raise_signal(s, gp_error_idt(static_cast<uint8_t>(vector)));
+  return 0;
+}
+
+uint64_t helper_write_segment_base(GuestState* s, uint64_t base, uint64_t sreg) {
+  // Canonical: bits 63..47 all equal (48-bit virtual addresses, CPUID 0x80000008).
+  const auto high = static_cast<int64_t>(base) >> 47;
+  if (high != 0 && high != -1) helper_raise_signal(s, gp_error(0));
+  (sreg == kFS ? s->fs_base : s->gs_base) = base;
   return 0;
 }
 
@@ -301,10 +334,12 @@ constexpr uint32_t kLeaf1Ecx = (1u << 0) | (1u << 1) | (1u << 9) | (1u << 13) | 
 // routines use pshufb and palignr as well.
 constexpr uint32_t kSse42Needs = (1u << 9) | (1u << 19);
 constexpr uint32_t kLeaf1EcxAdvertised = kLeaf1Ecx | ((kLeaf1Ecx & kSse42Needs) == kSse42Needs ? 1u << 20 : 0);
-// CPUID.(7,0):EBX: BMI1 (3), BMI2 (8), ADX (19), CLFLUSHOPT (23), CLWB
-// (24), SHA (29).  The cache-line flushes cost nothing to translate: the
-// guest's memory is coherent, so they only order memory.
-constexpr uint32_t kLeaf7Ebx = (1u << 3) | (1u << 8) | (1u << 19) | (1u << 23) | (1u << 24) | (1u << 29);
+// CPUID.(7,0):EBX: FSGSBASE (0), BMI1 (3), BMI2 (8), ADX (19), CLFLUSHOPT
+// (23), CLWB (24), SHA (29).  The cache-line flushes cost nothing to
+// translate: the guest's memory is coherent, so they only order memory.
+constexpr uint32_t kLeaf7EbxFsgsbase = 1u << 0;
+constexpr uint32_t kLeaf7Ebx =
+    kLeaf7EbxFsgsbase | (1u << 3) | (1u << 8) | (1u << 19) | (1u << 23) | (1u << 24) | (1u << 29);
 // CPUID.(7,0):ECX: RDPID (22).
 constexpr uint32_t kLeaf7Ecx = 1u << 22;
 // CPUID.80000001h:ECX: LAHF/SAHF in 64-bit mode (0), ABM/LZCNT (5),
@@ -319,17 +354,40 @@ uint32_t chars(const char* s) {
   return v;
 }
 
-// Deterministic cache description (leaf 4) so glibc sizes its memcpy
-// thresholds sensibly: 32K L1d/L1i, 1M L2, 8M L3, 64-byte lines.
+// Deterministic caches so glibc sizes its memcpy thresholds sensibly: 32K
+// L1d/L1i, 1M L2, 8M L3, 64-byte lines.  Leaf 4 describes them all; leaf
+// 0x80000006 repeats the L2 (OpenBLAS and others size their blocking from
+// it alone), and /proc/cpuinfo's "cache size" is the last level.
+struct CacheLevel {
+  uint32_t type, level, ways, size;
+};
+constexpr CacheLevel kCacheLevels[] = {
+    {1, 1, 8, 32 << 10}, {2, 1, 8, 32 << 10}, {3, 2, 16, 1 << 20}, {3, 3, 16, 8 << 20}};
+constexpr uint32_t kCacheLine = 64;
+constexpr const CacheLevel& kL2 = kCacheLevels[2];
+
 CpuidResult cache_leaf(uint32_t sub) {
-  struct Level {
-    uint32_t type, level, ways, size;
-  };
-  static const Level kLevels[] = {{1, 1, 8, 32 << 10}, {2, 1, 8, 32 << 10}, {3, 2, 16, 1 << 20}, {3, 3, 16, 8 << 20}};
-  if (sub >= 4) return {0, 0, 0, 0};
-  const Level& l = kLevels[sub];
-  uint32_t sets = l.size / (l.ways * 64);
-  return {l.type | (l.level << 5) | (1u << 8), ((l.ways - 1) << 22) | 63, sets - 1, 0};
+  if (sub >= std::size(kCacheLevels)) return {0, 0, 0, 0};
+  const CacheLevel& l = kCacheLevels[sub];
+  uint32_t sets = l.size / (l.ways * kCacheLine);
+  return {l.type | (l.level << 5) | (1u << 8), ((l.ways - 1) << 22) | (kCacheLine - 1), sets - 1, 0};
+}
+
+// Leaf 0x80000006's associativity field (Intel SDM, CPUID: 6 for 8 ways,
+// 8 for 16, 0xF for fully associative).
+constexpr uint32_t l2_ways_code(uint32_t ways) {
+  switch (ways) {
+    case 1: return 1;
+    case 2: return 2;
+    case 4: return 4;
+    case 8: return 6;
+    case 16: return 8;
+    default: return 0xf;
+  }
+}
+
+CpuidResult l2_leaf() {
+  return {0, 0, ((kL2.size >> 10) << 16) | (l2_ways_code(kL2.ways) << 12) | kCacheLine, 0};
 }
 
 CpuidResult cpuid(uint32_t leaf, uint32_t sub) {
@@ -348,6 +406,7 @@ CpuidResult cpuid(uint32_t leaf, uint32_t sub) {
       const char* p = kBrand + (leaf - 0x80000002) * 16;
       return {chars(p), chars(p + 4), chars(p + 8), chars(p + 12)};
     }
+    case 0x80000006: return l2_leaf();
     case 0x80000008: return {0x3030, 0, 0, 0};  // 48-bit addresses
     default: return {0, 0, 0, 0};
   }
@@ -356,6 +415,11 @@ CpuidResult cpuid(uint32_t leaf, uint32_t sub) {
 }  // namespace
 
 uint32_t cpuid_leaf1_edx() { return kLeaf1Edx; }
+
+uint32_t at_hwcap2() {
+  constexpr uint32_t kHwcap2Fsgsbase = 1u << 1;  // Linux's HWCAP2_FSGSBASE
+  return (kLeaf7Ebx & kLeaf7EbxFsgsbase) ? kHwcap2Fsgsbase : 0;
+}
 
 uint64_t helper_cpuid(GuestState* s, uint64_t, uint64_t) {
   CpuidResult r = cpuid(static_cast<uint32_t>(s->gpr[RAX]), static_cast<uint32_t>(s->gpr[RCX]));

@@ -30,12 +30,14 @@ struct StringOp {
 // b = operand bits | 0x100 when signed.  Raises SIGFPE like the CPU's #DE.
 uint64_t helper_div(GuestState* s, uint64_t divisor, uint64_t kind);
 
-// Far jmp/call through memory and far ret (FarTransfer::pack): the
+// Far jmp/call through memory, far ret and iret (FarTransfer::pack): the
 // selector must be the one 64-bit code segment Linux gives user code
 // (0x33), else #GP (SIGSEGV): phybin runs no 32-bit code.  Pushes or pops
-// CS and RIP in the operand size; returns the new RIP.
+// CS and RIP in the operand size; returns the new RIP.  iret also pops
+// RFLAGS (the bits popf may change), RSP and SS (a writable data segment
+// of RPL 3, else #GP), as it does in 64-bit mode at CPL 3.
 struct FarTransfer {
-  enum Kind : uint8_t { Jump, Call, Return };
+  enum Kind : uint8_t { Jump, Call, Return, InterruptReturn };
   static uint64_t pack(Kind k, unsigned operand_bytes, unsigned insn_length, uint16_t ret_imm) {
     return operand_bytes | (uint64_t{k} << 8) | (uint64_t{insn_length} << 16) | (uint64_t{ret_imm} << 32);
   }
@@ -49,6 +51,12 @@ uint64_t helper_far_transfer(GuestState* s, uint64_t address, uint64_t packed);
 // FS and GS also get their base: the descriptor's, 0 for every user
 // descriptor, and 0 for a null selector (Intel clears it).
 uint64_t helper_load_segment(GuestState* s, uint64_t selector, uint64_t sreg);
+// `int n` through a gate user code may not use: raises #GP (SIGSEGV) with
+// the IDT error code of `vector`.  Does not return.
+uint64_t helper_raise_gp(GuestState* s, uint64_t vector, uint64_t);
+// wrfsbase/wrgsbase: `base` into segment `sreg` (kFS or kGS), or #GP(0)
+// when it is not canonical.
+uint64_t helper_write_segment_base(GuestState* s, uint64_t base, uint64_t sreg);
 
 // rcl/rcr of `value`; b = count << 16 | 0x100 (left) | operand bits.
 // Updates CF and OF in the guest state; returns the result.
@@ -68,5 +76,8 @@ uint64_t helper_tsc_aux(GuestState* s, uint64_t, uint64_t);
 
 // CPUID.1:EDX as advertised (the loader puts it in AT_HWCAP).
 uint32_t cpuid_leaf1_edx();
+// AT_HWCAP2 as Linux fills it for the CPU CPUID describes: FSGSBASE (bit 1)
+// when CPUID.7:EBX says the instructions are there.
+uint32_t at_hwcap2();
 
 }  // namespace phybin::x86

@@ -116,11 +116,20 @@ native_status="$(cat "$work/native.status")"
 # matching it cannot be compared with (exit 77: skipped, with the reason).
 # NAME.native-sed holds a sed script that rewrites the native output into
 # what a consistent machine prints (the phybin run is not rewritten).
+# NAME.expected, where it exists, stands in for such a native run: what a
+# consistent machine prints, worked out by hand (status 0).
+expected_instead=""
 if [ -f "$data_dir/$name.native-unfit" ] &&
    unfit=$(grep -m1 -E -f <(grep -v '^#' "$data_dir/$name.native-unfit") "$work/native.out"); then
-  echo "SKIPPED: this build machine is no reference for $name (native run printed: $unfit);" \
-       "see $name.native-unfit"
-  exit 77
+  if [ ! -f "$data_dir/$name.expected" ]; then
+    echo "SKIPPED: this build machine is no reference for $name (native run printed: $unfit);" \
+         "see $name.native-unfit"
+    exit 77
+  fi
+  cp "$data_dir/$name.expected" "$work/native.out"
+  echo 0 >"$work/native.status"
+  native_status=0
+  expected_instead="; the native run is no reference here ($unfit): compared with $name.expected"
 fi
 if [ -f "$data_dir/$name.native-sed" ]; then
   sed -E -i -f "$data_dir/$name.native-sed" "$work/native.out"
@@ -215,8 +224,8 @@ if [ "$warm" = 1 ]; then
   fi
   echo "PASS: $name: cold and warm runs identical to native$outside (stdout $(wc -c < "$work/native.out") bytes," \
        "status $(describe_status "$native_status")); warm run loaded $loaded blocks, translated $warm_blocks of $cold_blocks;" \
-       "$against"
+       "$against$expected_instead"
   exit 0
 fi
-echo "PASS: $name: stdout $(wc -c < "$work/native.out") bytes identical$outside, status $(describe_status "$native_status"); $against"
+echo "PASS: $name: stdout $(wc -c < "$work/native.out") bytes identical$outside, status $(describe_status "$native_status"); $against$expected_instead"
 exit 0

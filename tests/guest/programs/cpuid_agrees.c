@@ -87,6 +87,7 @@ int main(void) {
       {"clflushopt", BIT(7, 0, EBX, 23), probe_clflushopt},
       {"clwb", BIT(7, 0, EBX, 24), probe_clwb},
       {"fsgsbase (hwcap2)", (getauxval(AT_HWCAP2) & 2) != 0, probe_rdfsbase},
+      {"fsgsbase (cpuid)", BIT(7, 0, EBX, 0), probe_rdfsbase},
       {"serialize", BIT(7, 0, EDX, 14), probe_serialize},
   };
   for (volatile size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
