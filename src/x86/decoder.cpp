@@ -81,6 +81,12 @@ uint64_t flags_tested(const ZydisDecodedInstruction& insn) {
   return insn.cpu_flags ? insn.cpu_flags->tested & kArithFlags : 0;
 }
 
+uint64_t flags_maybe_written(const ZydisDecodedInstruction& insn) {
+  if (!insn.cpu_flags) return 0;
+  const ZydisAccessedFlags& f = *insn.cpu_flags;
+  return (f.modified | f.set_0 | f.set_1 | f.undefined) & kArithFlags;
+}
+
 uint64_t flags_killed(const ZydisDecodedInstruction& insn) {
   if (!insn.cpu_flags) return 0;
   switch (insn.mnemonic) {

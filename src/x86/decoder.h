@@ -56,10 +56,13 @@ inline constexpr ZydisMnemonic kPrivilegedMnemonics[] = {
     ZYDIS_MNEMONIC_STI,   ZYDIS_MNEMONIC_CLTS,   ZYDIS_MNEMONIC_INVD,  ZYDIS_MNEMONIC_WBINVD, ZYDIS_MNEMONIC_WRMSR,
     ZYDIS_MNEMONIC_RDMSR, ZYDIS_MNEMONIC_LLDT,   ZYDIS_MNEMONIC_LTR,   ZYDIS_MNEMONIC_LGDT,   ZYDIS_MNEMONIC_LIDT,
     ZYDIS_MNEMONIC_LMSW,  ZYDIS_MNEMONIC_INVLPG, ZYDIS_MNEMONIC_SWAPGS, ZYDIS_MNEMONIC_SYSRET, ZYDIS_MNEMONIC_SYSEXIT};
-// ud2, int3, the privileged instructions, mov to/from CR/DR: always a
+// ud2, int3, int n, icebp, the privileged instructions, mov to/from CR/DR: always a
 // signal, which ends the block and shows the handler every flag.
 bool always_traps(const ZydisDecodedInstruction& insn);
+// The arithmetic flags the instruction writes whatever its operands...
 uint64_t flags_killed(const ZydisDecodedInstruction& insn);
+// ...and those it may write (a shift by CL writes them unless CL is 0).
+uint64_t flags_maybe_written(const ZydisDecodedInstruction& insn);
 
 // The GPR number (RAX 0 .. R15 15) holding a general register of any
 // width, AH..BH included (bits 8-15 of RAX..RBX); -1 for anything else.

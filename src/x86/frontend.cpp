@@ -132,7 +132,13 @@ size_t lazy_flag_source(const DecodedInsn* insns, size_t count) {
   for (size_t i = count - 1; i-- > 0;) {
     const ZydisDecodedInstruction& insn = insns[i].info;
     if (flags_tested(insn)) return count;
-    if (!(flags_killed(insn) & kAllArith)) continue;
+    if (!(flags_killed(insn) & kAllArith)) {
+      // A shift or rotate by CL writes its flags only when the count is not
+      // 0: then neither it nor a writer before it stands for the flags at
+      // the jump.
+      if (flags_maybe_written(insn) & kAllArith) return count;
+      continue;
+    }
     switch (insn.mnemonic) {
       case ZYDIS_MNEMONIC_ADD: case ZYDIS_MNEMONIC_SUB: case ZYDIS_MNEMONIC_CMP: case ZYDIS_MNEMONIC_AND:
       case ZYDIS_MNEMONIC_OR: case ZYDIS_MNEMONIC_XOR: case ZYDIS_MNEMONIC_TEST: case ZYDIS_MNEMONIC_INC:
@@ -395,13 +401,20 @@ void Frontend::flags_kept_for_faults(const DecodedInsn* insns, size_t count, uin
 // before the block are dead past it, as across calls and returns: compiled
 // code never carries flags through a switch table, a tail call or a
 // computed goto, and keeping them cost every block before one all six
-// flags computed.  PHYBIN_STRICT_FLAGS=1 keeps them all.
+// flags computed.  PHYBIN_STRICT_FLAGS=1 keeps them all.  A shift by CL
+// that no later instruction overwrites is computed here too: with a count
+// of 0 its flags are those from before, which are then live.
 uint64_t Frontend::live_in_for_others(const DecodedInsn* insns, size_t count, const Liveness& liveness,
                                       const uint64_t* kept_for_fault, uint64_t live_in) const {
   const ZydisDecodedInstruction& last = insns[count - 1].info;
   if (options_.strict_flags || last.mnemonic != ZYDIS_MNEMONIC_JMP || is_direct(last)) return live_in;
-  uint64_t live = 0;
-  for (size_t i = count; i-- > 0;) live = live_before(insns[i].info, live | liveness.taken[i], kept_for_fault[i]);
+  uint64_t live = 0, killed_after = 0;
+  for (size_t i = count; i-- > 0;) {
+    const ZydisDecodedInstruction& insn = insns[i].info;
+    live = live_before(insn, live | liveness.taken[i], kept_for_fault[i]);
+    live |= flags_maybe_written(insn) & ~flags_killed(insn) & ~killed_after;
+    killed_after |= flags_killed(insn);
+  }
   return live;
 }
 
@@ -452,11 +465,14 @@ bool Frontend::peek(uint64_t pc, PeekInfo& out) const {
   info = PeekInfo{};
   info.tested = static_cast<uint16_t>(flags_tested(insn));
   info.killed = static_cast<uint16_t>(flags_killed(insn));
+  info.maybe = static_cast<uint16_t>(flags_maybe_written(insn) & ~flags_killed(insn));
   info.length = insn.length;
   const bool indirect_jump = insn.mnemonic == ZYDIS_MNEMONIC_JMP && !is_direct(insn);
   if ((insn.mnemonic == ZYDIS_MNEMONIC_CALL || insn.mnemonic == ZYDIS_MNEMONIC_RET || indirect_jump) &&
-      !options_.strict_flags)
+      !options_.strict_flags) {
     info.kind = PeekInfo::FlagsEnd;
+    info.keeps_flags = indirect_jump;
+  }
   else if (insn.mnemonic == ZYDIS_MNEMONIC_JMP) info.kind = is_direct(insn) ? PeekInfo::Jump : PeekInfo::Unknown;
   else if (insn.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE) info.kind = is_direct(insn) ? PeekInfo::Branch : PeekInfo::Unknown;
   info.target = is_direct(insn) ? relative_target(insn, pc) : 0;
@@ -479,6 +495,7 @@ uint64_t Frontend::flags_read_after(uint64_t rip, int budget) const {
     return known->second;
   }
   uint64_t live = 0, written = 0;
+  uint64_t shown_through = 0;  // flags a shift by CL of 0 would leave as they come in
   uint64_t pc = rip;
   uint64_t run = rip;  // start of the straight run of code being read (for lookahead())
   bool flags_end = false;
@@ -488,9 +505,11 @@ uint64_t Frontend::flags_read_after(uint64_t rip, int budget) const {
     if (!peek(pc, peeked)) break;
     const PeekInfo* insn = &peeked;
     live |= insn->tested & ~written;
+    shown_through = (shown_through | (insn->maybe & ~written)) & ~insn->killed;
     written |= insn->killed;
     if (insn->kind == PeekInfo::FlagsEnd) {
       flags_end = true;
+      if (insn->keeps_flags) live |= shown_through;
       pc += insn->length - 1;  // the scan read up to the end of the call
       break;
     }

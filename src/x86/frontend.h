@@ -131,7 +131,11 @@ class Frontend {
     // to the code before it (unless strict_flags).
     enum Kind : uint8_t { Plain, FlagsEnd, Jump, Branch, Unknown } kind = Plain;
     uint8_t length = 0;
-    uint16_t tested = 0, killed = 0;
+    // maybe: written unless a count is 0 (shifts by CL), so the flags
+    // before show through.  keeps_flags: an indirect jump, across which
+    // its block keeps what it computed, those flags included.
+    uint16_t tested = 0, killed = 0, maybe = 0;
+    bool keeps_flags = false;
     uint64_t target = 0;
   };
   bool peek(uint64_t pc, PeekInfo& out) const;
