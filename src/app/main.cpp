@@ -178,8 +178,9 @@ void record_image(sys::AddressSpace& space, const elf::LoadedImage& image, const
 }
 
 // What the kernel would have mapped for the program: its segments, its
-// interpreter's and its stack (below it the guard page, which is mapped
-// PROT_NONE).
+// interpreter's and its stack.  Not the guard page below the stack: the
+// host has it PROT_NONE so that nothing else lands there, but to the guest
+// it is the kernel's guard gap, no mapping (an overflow is SEGV_MAPERR).
 void record_initial_mappings(const LoadedProgram& program, const elf::StackInfo& stack, bool executable_stack,
                              const sys::GuestRoot& root) {
   sys::AddressSpace& space = sys::process().address_space;
@@ -187,9 +188,8 @@ void record_initial_mappings(const LoadedProgram& program, const elf::StackInfo&
   if (program.interpreter) record_image(space, *program.interpreter, root);
   sys::AddressSpace::Source stack_source;
   stack_source.name = "[stack]";
-  space.map(stack.mapping_start, stack.mapping_size,
+  space.map(stack.stack_low, stack.mapping_start + stack.mapping_size - stack.stack_low,
             PROT_READ | PROT_WRITE | (executable_stack ? PROT_EXEC : 0), stack_source);
-  space.protect(stack.mapping_start, stack.stack_low - stack.mapping_start, PROT_NONE);
 }
 
 sys::GuestRoot guest_root(const Settings& settings) {

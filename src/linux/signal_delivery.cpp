@@ -42,7 +42,7 @@ thread_local sigjmp_buf* volatile g_copy_guard = nullptr;
 constexpr uint64_t bit(int sig) { return uint64_t{1} << (sig - 1); }
 
 // si_code values of the x86-64 kernel's traps.
-constexpr int kSiKernel = 0x80, kFpeIntdiv = 1, kIllIllopn = 2, kSegvMaperr = 1, kTrapBrkpt = 1;
+constexpr int kSiKernel = 0x80, kFpeIntdiv = 1, kIllIllopn = 2, kSegvMaperr = 1, kSegvAccerr = 2, kTrapBrkpt = 1;
 
 bool is_real_handler(uint64_t handler) { return handler != kX86SigDfl && handler != kX86SigIgn; }
 
@@ -227,7 +227,6 @@ GuestSignal trap_signal(int sig, uint64_t rip) {
 }
 
 GuestSignal exec_fault_signal(uint64_t address, bool mapped) {
-  constexpr int kSegvAccerr = 2;
   GuestSignal g;
   g.sig = SIGSEGV;
   g.info.si_signo = SIGSEGV;
@@ -265,10 +264,25 @@ void record_async_signal(int sig, const void* host_info) {
   g_pending_flag = 1;
 }
 
+namespace {
+
+// A host fault on memory phybin keeps reserved without a guest mapping
+// there (the guard page below the stack) is, to the guest, an access to
+// nothing: SEGV_MAPERR, no protection bit in the error code.
+void describe_as_guest_memory(GuestSignal& g) {
+  if (g.sig != SIGSEGV || g.trapno != kX86TrapPageFault || g.info.si_code != kSegvAccerr) return;
+  if (process().address_space.find(g.cr2)) return;
+  g.info.si_code = kSegvMaperr;
+  g.err &= ~kX86PfProtection;
+}
+
+}  // namespace
+
 bool deliver_pending_signals(GuestState& st) {
   bool started = false;
   if (g_pending.sync) {
-    const GuestSignal g = g_pending.sync_signal;
+    GuestSignal g = g_pending.sync_signal;
+    describe_as_guest_memory(g);
     g_pending.sync = false;
     started = deliver_one(st, g, true);
   }
