@@ -3,11 +3,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
-#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <string>
+#include <string_view>
 
 #include "app/config_files.h"
 #include "common/error.h"
@@ -165,7 +167,12 @@ const std::vector<Entry>& table() {
 constexpr const char* kSystemConfig = "PHYBIN_SYSTEM_CONFIG";
 
 // Levenshtein distance: the fewest insertions, deletions and substitutions.
-size_t edit_distance(const std::string& a, const std::string& b) {
+// A common prefix (PHYBIN_) changes nothing and is not compared.
+size_t edit_distance(std::string_view a, std::string_view b) {
+  while (!a.empty() && !b.empty() && a.front() == b.front()) {
+    a.remove_prefix(1);
+    b.remove_prefix(1);
+  }
   std::vector<size_t> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
@@ -186,11 +193,10 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 // PHYBIN_REPO) and are left alone.
 void note_misspelt_variables(std::vector<SettingsNote>& notes) {
   for (char** env = environ; *env; ++env) {
-    const std::string entry = *env;
-    if (!entry.starts_with("PHYBIN_")) continue;
-    const std::string name = entry.substr(0, entry.find('='));
-    const NearestSetting nearest = nearest_setting(name);
-    if (nearest.edits == 0 || nearest.edits > std::max<size_t>(2, name.size() / 8)) continue;
+    if (std::strncmp(*env, "PHYBIN_", 7) != 0) continue;
+    const std::string name(*env, std::strcspn(*env, "="));
+    const NearestSetting nearest = nearest_setting(name, std::max<size_t>(2, name.size() / 8));
+    if (!nearest.name || nearest.edits == 0) continue;
     notes.push_back({1, "phybin: warning: " + name + " is not a phybin setting and is ignored; did you mean " +
                             nearest.name + "? ('phybin info' lists the settings)"});
   }
@@ -216,10 +222,19 @@ const std::vector<SettingInfo>& known_settings() {
   return infos;
 }
 
-NearestSetting nearest_setting(const std::string& name) {
-  NearestSetting best{kSystemConfig, edit_distance(name, kSystemConfig)};
+// Every run looks at each PHYBIN_* variable: names whose lengths differ by
+// more than `most` are that many edits apart at least, and are not compared.
+NearestSetting nearest_setting(const std::string& name, size_t most) {
+  NearestSetting best{nullptr, SIZE_MAX};
+  auto consider = [&](const char* known) {
+    const size_t length = std::strlen(known);
+    if (std::max(length, name.size()) - std::min(length, name.size()) > most) return;
+    if (name == known) best = {known, 0};
+    else if (const size_t d = edit_distance(name, known); d <= most && d < best.edits) best = {known, d};
+  };
+  consider(kSystemConfig);
   for (const Entry& e : table())
-    if (const size_t d = edit_distance(name, e.info.name); d < best.edits) best = {e.info.name, d};
+    if (best.edits != 0) consider(e.info.name);
   return best;
 }
 

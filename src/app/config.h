@@ -89,12 +89,13 @@ struct SettingInfo {
 const std::vector<SettingInfo>& known_settings();
 
 // The setting whose name is fewest edits (Levenshtein) away from `name`,
-// and how many.
+// and how many; of those at most `most` edits away ({nullptr, SIZE_MAX}
+// when none is).
 struct NearestSetting {
   const char* name;
   size_t edits;
 };
-NearestSetting nearest_setting(const std::string& name);
+NearestSetting nearest_setting(const std::string& name, size_t most = SIZE_MAX);
 
 // `dir` as an x86-64 root; throws Error(PHYBIN_ERR_USAGE) naming `from`.
 std::string checked_rootfs(const std::string& dir, const char* from);
