@@ -28,7 +28,7 @@ namespace phybin::runtime {
 // by where each file loaded).
 struct TranslationKey {
   std::vector<uint8_t> phybin_id;  // phybin's GNU build id
-  uint64_t guest_dev = 0, guest_ino = 0, guest_size = 0, guest_mtime_ns = 0;  // the program
+  uint64_t guest_dev = 0, guest_ino = 0, guest_size = 0, guest_mtime_ns = 0, guest_ctime_ns = 0;  // the program
   uint64_t settings = 0;  // fingerprint of the settings that change code
 
   bool operator==(const TranslationKey&) const = default;
@@ -43,7 +43,7 @@ struct SavedMark {  // as BlockTable keeps them
 
 // A file code was translated from, and where its offset 0 was then.
 struct SavedFile {
-  uint64_t dev = 0, inode = 0, size = 0, mtime_ns = 0;
+  uint64_t dev = 0, inode = 0, size = 0, mtime_ns = 0, ctime_ns = 0;
   uint64_t file_start = 0;
 
   bool operator==(const SavedFile&) const = default;

@@ -37,10 +37,11 @@ TranslationImage sample_image() {
   im.key.guest_ino = 123456;
   im.key.guest_size = 800000;
   im.key.guest_mtime_ns = 1700000000123456789ull;
+  im.key.guest_ctime_ns = 1700000000223456789ull;
   im.key.settings = 42;
   im.helper_offsets = {0x1000, 0x2040, 0x3080};
-  im.files.push_back(SavedFile{2049, 123456, 800000, 1700000000123456789ull, 0x400000});
-  im.files.push_back(SavedFile{2049, 654321, 90000, 1700000000987654321ull, 0x7f0000000000});
+  im.files.push_back(SavedFile{2049, 123456, 800000, 1700000000123456789ull, 1700000001000000001ull, 0x400000});
+  im.files.push_back(SavedFile{2049, 654321, 90000, 1700000000987654321ull, 1700000002000000002ull, 0x7f0000000000});
   // guest offset, cache offset, guest bytes, words, file, marks, indirect
   // entry, pool words and count, reserved
   im.blocks.push_back(SavedBlock{0x1000, 0, 0x10, 5, 0, 2, 0, 2, 1, 0});
@@ -64,6 +65,7 @@ void expect_equal(const TranslationImage& a, const TranslationImage& b) {
     EXPECT_EQ(a.files[i].inode, b.files[i].inode);
     EXPECT_EQ(a.files[i].size, b.files[i].size);
     EXPECT_EQ(a.files[i].mtime_ns, b.files[i].mtime_ns);
+    EXPECT_EQ(a.files[i].ctime_ns, b.files[i].ctime_ns);
     EXPECT_EQ(a.files[i].file_start, b.files[i].file_start);
   }
   ASSERT_EQ(a.blocks.size(), b.blocks.size());
@@ -131,6 +133,7 @@ TEST(TranslationFile, KeyHashFollowsEveryField) {
   EXPECT_TRUE(differs([](TranslationKey& k) { k.guest_ino += 1; }));
   EXPECT_TRUE(differs([](TranslationKey& k) { k.guest_size += 1; }));
   EXPECT_TRUE(differs([](TranslationKey& k) { k.guest_mtime_ns += 1; }));
+  EXPECT_TRUE(differs([](TranslationKey& k) { k.guest_ctime_ns += 1; }));
   EXPECT_TRUE(differs([](TranslationKey& k) { k.settings += 1; }));
 }
 
