@@ -151,7 +151,7 @@ void check_identification(const std::string& path, const unsigned char* bytes, u
   if (elf_class == ELFCLASS32)
     fail(ErrorCode::PHYBIN_ERR_NOT_X86_64_ELF, path, "32-bit ELF for x86-64 (x32 ABI), not supported");
   if (const char* name = osabi_name(bytes[EI_OSABI]))
-    logf(LogLevel::Warn, "phybin: warning: %s: x86-64 ELF marked for %s; run as Linux runs it, with Linux's system calls",
+    logf(LogLevel::Warn, "phybin: warning: %s: x86-64 ELF marked for %s; run as Linux runs it, with its system calls",
          path.c_str(), name);
   if (size < sizeof(Elf64_Ehdr))
     fail(ErrorCode::PHYBIN_ERR_BAD_ELF, path,

@@ -83,7 +83,8 @@ void check_host_page_fit(const ElfInfo& info, uint64_t page) {
   for (size_t n = 0; n < by_address.size(); ++n) {
     const ProgramHeader& ph = *by_address[n];
     bool congruent = ph.filesz == 0 || (ph.vaddr - ph.offset) % page == 0;
-    bool separate = n == 0 || align_down(ph.vaddr, page) >= align_up(by_address[n - 1]->vaddr + by_address[n - 1]->memsz, page);
+    const ProgramHeader* before = n == 0 ? nullptr : by_address[n - 1];
+    bool separate = !before || align_down(ph.vaddr, page) >= align_up(before->vaddr + before->memsz, page);
     if (!congruent || !separate)
       throw Error(
           ErrorCode::PHYBIN_ERR_PAGE_SIZE,
