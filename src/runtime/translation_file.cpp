@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <type_traits>
 
 #include "runtime/host_features.h"
@@ -480,6 +481,20 @@ bool write_translation_file(const std::string& dir, const std::string& name, con
   return true;
 }
 
+namespace {
+
+// A writer's temporary file untouched for an hour is one whose writer died
+// before renaming it: its name is its writer's alone, so no one else would
+// ever write or remove it.
+void remove_if_abandoned(const std::string& path) {
+  constexpr time_t kAbandonedSeconds = 3600;
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && time(nullptr) - st.st_mtim.tv_sec > kAbandonedSeconds)
+    unlink(path.c_str());
+}
+
+}  // namespace
+
 size_t prune_translation_dir(const std::string& dir, uint64_t max_bytes) {
   struct Entry {
     std::string path;
@@ -491,6 +506,7 @@ size_t prune_translation_dir(const std::string& dir, uint64_t max_bytes) {
   if (DIR* d = opendir(dir.c_str())) {
     while (const dirent* e = readdir(d)) {
       const std::string name = e->d_name;
+      if (name.find(".ptc.tmp.") != std::string::npos) remove_if_abandoned(dir + "/" + name);
       if (name.size() < 5 || name.compare(name.size() - 4, 4, ".ptc") != 0) continue;
       struct stat st {};
       const std::string path = dir + "/" + name;

@@ -142,7 +142,8 @@ bool write_translation_file(const std::string& dir, const std::string& name, con
 
 // Keeps the directory's translation files (*.ptc) under `max_bytes` in all
 // by removing the least recently used ones (a load renews a file's mtime).
-// Returns how many were removed.
+// Returns how many were removed.  Temporary files of writers that died
+// (untouched for an hour) go too, uncounted.
 size_t prune_translation_dir(const std::string& dir, uint64_t max_bytes);
 
 }  // namespace phybin::runtime

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -322,6 +323,26 @@ TEST(TranslationFile, PruneRemovesTheLeastRecentlyUsedFirst) {
   EXPECT_TRUE(std::filesystem::exists(dir + "/new.ptc"));
   EXPECT_TRUE(std::filesystem::exists(dir + "/other.txt"));
   EXPECT_EQ(prune_translation_dir(dir + "/missing", 0), 0u);
+  std::filesystem::remove_all(dir);
+}
+
+// A writer leaves its file and no temporary one; a temporary file of a
+// writer that died goes once it is an hour old, and only then.
+TEST(TranslationFile, TemporaryFilesOfDeadWritersArePruned) {
+  char tmpl[] = "/tmp/phybin-tmpfiles-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  std::string why;
+  ASSERT_TRUE(write_translation_file(dir, "a.ptc", std::vector<uint8_t>(64, 1), why)) << why;
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 1);
+  for (const char* name : {"a.ptc.tmp.Old123", "a.ptc.tmp.New456"}) std::ofstream(dir + "/" + name) << "partial";
+  const time_t two_hours_ago = time(nullptr) - 7200;
+  timespec times[2] = {{two_hours_ago, 0}, {two_hours_ago, 0}};
+  ASSERT_EQ(utimensat(AT_FDCWD, (dir + "/a.ptc.tmp.Old123").c_str(), times, 0), 0);
+  EXPECT_EQ(prune_translation_dir(dir, 1 << 20), 0u);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/a.ptc.tmp.Old123"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/a.ptc.tmp.New456"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/a.ptc"));
   std::filesystem::remove_all(dir);
 }
 
