@@ -1,11 +1,15 @@
 #include "app/config.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <string>
+#include <string_view>
 
 #include "app/config_files.h"
 #include "common/error.h"
@@ -21,10 +25,12 @@ size_t parse_size(const std::string& text, const char* name) {
   if (suffix == "K" || suffix == "k") unit = 1u << 10;
   else if (suffix == "G" || suffix == "g") unit = 1u << 30;
   else if (!suffix.empty() && suffix != "M" && suffix != "m") n = 0;
-  if (text.empty() || end == text.c_str() || n == 0 || n > (1ull << 40) / unit)
+  if (text.empty() || end == text.c_str() || n == 0 || text[0] == '-')
     throw Error(ErrorCode::PHYBIN_ERR_USAGE,
                 std::string(name) + "='" + text + "' is not a size: give megabytes (64) or a K/M/G suffix (512K)");
-  return static_cast<size_t>(n) * unit;
+  // Larger than any setting allows; the setting's own check names its range.
+  constexpr unsigned long long kMost = 1ull << 40;
+  return n > kMost / unit ? kMost : static_cast<size_t>(n) * unit;
 }
 
 // An x86-64 root must be an absolute directory (a relative one would
@@ -79,7 +85,7 @@ std::string parse_choice(const char* name, const std::string& text, std::initial
 void parse_PHYBIN_CACHE_SIZE(Settings& s, const char* name, const std::string& v) {
   s.cache_bytes = parse_size(v, name);
   // Block-to-block branches reach +-128 MiB: the cache must fit in that.
-  if (s.cache_bytes > (120u << 20)) throw Error(ErrorCode::PHYBIN_ERR_USAGE, std::string(name) + " is at most 120 (MiB)");
+  if (s.cache_bytes > (120u << 20)) bad(name, v, "is too large: at most 120 (MiB), or 122880K");
 }
 void parse_PHYBIN_ROOTFS(Settings& s, const char* name, const std::string& v) {
   if (!v.empty()) s.rootfs = checked_rootfs(v, name);
@@ -158,6 +164,44 @@ const std::vector<Entry>& table() {
   return entries;
 }
 
+constexpr const char* kSystemConfig = "PHYBIN_SYSTEM_CONFIG";
+
+// Levenshtein distance: the fewest insertions, deletions and substitutions.
+// A common prefix (PHYBIN_) changes nothing and is not compared.
+size_t edit_distance(std::string_view a, std::string_view b) {
+  while (!a.empty() && !b.empty() && a.front() == b.front()) {
+    a.remove_prefix(1);
+    b.remove_prefix(1);
+  }
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({above + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// A PHYBIN_* variable phybin does not read is a misspelt setting when a
+// setting is at most max(2, length / 8) edits away; farther ones belong to
+// the scripts and the site's own tools (PHYBIN_ARM64_ROOT, PHYBIN_GUEST_CC,
+// PHYBIN_REPO) and are left alone.
+void note_misspelt_variables(std::vector<SettingsNote>& notes) {
+  for (char** env = environ; *env; ++env) {
+    if (std::strncmp(*env, "PHYBIN_", 7) != 0) continue;
+    const std::string name(*env, std::strcspn(*env, "="));
+    const NearestSetting nearest = nearest_setting(name, std::max<size_t>(2, name.size() / 8));
+    if (!nearest.name || nearest.edits == 0) continue;
+    notes.push_back({1, "phybin: warning: " + name + " is not a phybin setting and is ignored; did you mean " +
+                            nearest.name + "? ('phybin info' lists the settings)"});
+  }
+}
+
 // Unset: the XDG cache directory, else ~/.cache; off without either.
 std::string default_translation_dir() {
   const char* xdg = std::getenv("XDG_CACHE_HOME");
@@ -178,23 +222,45 @@ const std::vector<SettingInfo>& known_settings() {
   return infos;
 }
 
-std::vector<std::string> settings_files() {
-  std::vector<std::string> files;
-  const char* system = std::getenv("PHYBIN_SYSTEM_CONFIG");
-  files.emplace_back(system && *system ? system : "/etc/phybin.conf");
+// Every run looks at each PHYBIN_* variable: names whose lengths differ by
+// more than `most` are that many edits apart at least, and are not compared.
+NearestSetting nearest_setting(const std::string& name, size_t most) {
+  NearestSetting best{nullptr, SIZE_MAX};
+  auto consider = [&](const char* known) {
+    const size_t length = std::strlen(known);
+    if (std::max(length, name.size()) - std::min(length, name.size()) > most) return;
+    if (name == known) best = {known, 0};
+    else if (const size_t d = edit_distance(name, known); d <= most && d < best.edits) best = {known, d};
+  };
+  consider(kSystemConfig);
+  for (const Entry& e : table())
+    if (best.edits != 0) consider(e.info.name);
+  return best;
+}
+
+std::vector<SettingsFile> settings_files() {
+  std::vector<SettingsFile> files;
+  const char* system = std::getenv(kSystemConfig);
+  if (system && *system) files.push_back({system, true});
+  else files.push_back({"/etc/phybin.conf", false});
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
   const char* home = std::getenv("HOME");
-  if (xdg && xdg[0] == '/') files.push_back(std::string(xdg) + "/phybin/phybin.conf");
-  else if (home && home[0] == '/') files.push_back(std::string(home) + "/.config/phybin/phybin.conf");
+  if (xdg && xdg[0] == '/') files.push_back({std::string(xdg) + "/phybin/phybin.conf", false});
+  else if (home && home[0] == '/') files.push_back({std::string(home) + "/.config/phybin/phybin.conf", false});
   return files;
 }
 
 Settings read_settings(const std::string& program) {
   std::map<std::string, SettingValue> values;
-  for (const std::string& file : settings_files()) read_settings_file(file, program, values);
+  std::vector<SettingsNote> notes;
+  for (const SettingsFile& file : settings_files())
+    if (const std::string absent = read_settings_file(file, program, values); !absent.empty())
+      notes.push_back({2, "phybin: settings file " + file.path + " skipped: " + absent});
   for (const Entry& e : table())
     if (const char* v = std::getenv(e.info.name)) values[e.info.name] = {v, "environment"};
+  note_misspelt_variables(notes);
   Settings s;
+  s.notes = std::move(notes);
   for (const Entry& e : table()) {
     const auto it = values.find(e.info.name);
     if (it == values.end()) continue;

@@ -19,6 +19,12 @@ struct SettingValue {
   std::string origin;
 };
 
+// A line for the log at `level` (common/log.h: 1 warning, 2 info).
+struct SettingsNote {
+  int level;
+  std::string text;
+};
+
 struct Settings {
   size_t cache_bytes = 64u << 20;
   int log_level = 0;
@@ -49,19 +55,29 @@ struct Settings {
   std::string translation_dir;
   // The values set (not defaults), by name, with their origins.
   std::map<std::string, SettingValue> values;
+  // What reading the settings noticed, to be logged once the log is set
+  // up: a settings file skipped, a PHYBIN_* variable phybin does not know.
+  std::vector<SettingsNote> notes;
 };
 
 // The settings for `program` (its path as run; empty: no program, the
 // files' general parts only).  Throws Error(PHYBIN_ERR_USAGE) on an
 // unknown key, a malformed line or value, naming the file and line or the
-// variable; Error(PHYBIN_ERR_FILE_ACCESS) on a file that exists but cannot
-// be read.
+// variable, or PHYBIN_SYSTEM_CONFIG naming no file; Error(PHYBIN_ERR_FILE_ACCESS)
+// on a file that exists but cannot be read.
 Settings read_settings(const std::string& program);
+
+// A settings file; `required` when the user named it (PHYBIN_SYSTEM_CONFIG),
+// so that its absence is an error and not a file skipped.
+struct SettingsFile {
+  std::string path;
+  bool required = false;
+};
 
 // The settings files, in the order they are read: PHYBIN_SYSTEM_CONFIG
 // (default /etc/phybin.conf), then $XDG_CONFIG_HOME/phybin/phybin.conf
 // (else $HOME/.config/phybin/phybin.conf).
-std::vector<std::string> settings_files();
+std::vector<SettingsFile> settings_files();
 
 // Every setting the table knows: name, default (as README shows it) and
 // meaning.
@@ -71,6 +87,15 @@ struct SettingInfo {
   const char* meaning;
 };
 const std::vector<SettingInfo>& known_settings();
+
+// The setting whose name is fewest edits (Levenshtein) away from `name`,
+// and how many; of those at most `most` edits away ({nullptr, SIZE_MAX}
+// when none is).
+struct NearestSetting {
+  const char* name;
+  size_t edits;
+};
+NearestSetting nearest_setting(const std::string& name, size_t most = SIZE_MAX);
 
 // `dir` as an x86-64 root; throws Error(PHYBIN_ERR_USAGE) naming `from`.
 std::string checked_rootfs(const std::string& dir, const char* from);

@@ -2,12 +2,14 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include "common/error.h"
@@ -50,18 +52,37 @@ bool section_matches(const std::string& section, const std::vector<std::string>&
   return std::find(names.begin(), names.end(), section) != names.end();
 }
 
-// The file's text; empty when it does not exist.
-std::string contents_of(const std::string& file) {
+// Why `file`, which fopen could not open with `error`, is no settings file
+// at all; empty when it is one that cannot be read.  A directory on the
+// way that cannot be searched (a service running as nobody with
+// HOME=/root) hides the file as well as its absence does.
+std::string why_absent(const std::string& file, int error) {
+  if (error == ENOENT || error == ENOTDIR) return "it does not exist";
+  struct stat st {};
+  if (error == EACCES && ::stat(file.c_str(), &st) != 0 && errno == EACCES)
+    return "a directory on its path cannot be searched";
+  return {};
+}
+
+// The file's text, or nullopt when there is no such file (why in `absent`).
+std::optional<std::string> contents_of(const SettingsFile& file, std::string& absent) {
   std::string text;
-  FILE* f = std::fopen(file.c_str(), "re");
-  if (!f && errno == ENOENT) return text;
+  FILE* f = std::fopen(file.path.c_str(), "re");
+  if (!f) absent = why_absent(file.path, errno);
+  if (!f && !absent.empty()) {
+    if (file.required)
+      throw Error(ErrorCode::PHYBIN_ERR_USAGE,
+                  "PHYBIN_SYSTEM_CONFIG='" + file.path + "' names no settings file: " + absent);
+    return std::nullopt;
+  }
   char buf[4096];
   size_t n = 0;
   while (f && (n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
   const int error = !f ? errno : std::ferror(f) ? errno : 0;
   if (f) std::fclose(f);
   if (!f || error)
-    throw Error(ErrorCode::PHYBIN_ERR_FILE_ACCESS, file + ": cannot read this settings file: " + std::strerror(error));
+    throw Error(ErrorCode::PHYBIN_ERR_FILE_ACCESS,
+                file.path + ": cannot read this settings file: " + std::strerror(error));
   return text;
 }
 
@@ -69,11 +90,15 @@ std::string contents_of(const std::string& file) {
   throw Error(ErrorCode::PHYBIN_ERR_USAGE, where + ": " + why);
 }
 
-}  // namespace
+// A name the table does not know: an error that names the nearest known one.
+[[noreturn]] void unknown(const std::string& where, const std::string& name) {
+  malformed(where, "unknown setting '" + name + "' (nearest: " + nearest_setting(name).name +
+                       "; 'phybin info' lists the settings)");
+}
 
-void read_settings_file(const std::string& file, const std::string& program,
+void read_settings_text(const std::string& file, const std::string& contents, const std::string& program,
                         std::map<std::string, SettingValue>& values) {
-  std::istringstream in(contents_of(file));
+  std::istringstream in(contents);
   std::string line;
   const std::vector<std::string> names = names_of(program);
   std::map<std::string, SettingValue> general, mine;
@@ -96,12 +121,23 @@ void read_settings_file(const std::string& file, const std::string& program,
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
     const std::vector<SettingInfo>& known = known_settings();
     if (std::none_of(known.begin(), known.end(), [&](const SettingInfo& s) { return name == s.name; }))
-      malformed(where, "unknown setting '" + name + "' ('phybin info' lists the settings)");
+      unknown(where, name);
     if (section.empty()) general[name] = {value, where};
     else if (in_mine) mine[name] = {value, where + " [" + section + "]"};
   }
   for (auto& [name, value] : general) values[name] = std::move(value);
   for (auto& [name, value] : mine) values[name] = std::move(value);
+}
+
+}  // namespace
+
+std::string read_settings_file(const SettingsFile& file, const std::string& program,
+                               std::map<std::string, SettingValue>& values) {
+  std::string absent;
+  const std::optional<std::string> text = contents_of(file, absent);
+  if (!text) return absent;
+  read_settings_text(file.path, *text, program, values);
+  return {};
 }
 
 }  // namespace phybin::app

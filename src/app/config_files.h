@@ -14,10 +14,13 @@
 namespace phybin::app {
 
 // Adds what `file` sets for `program` to `values` (over what is there).  A
-// missing file sets nothing.  Throws Error(PHYBIN_ERR_USAGE) naming the file
-// and line for a name not among known_settings() or a malformed line, and
-// Error(PHYBIN_ERR_FILE_ACCESS) for a file that exists but cannot be read.
-void read_settings_file(const std::string& file, const std::string& program,
-                        std::map<std::string, SettingValue>& values);
+// file that does not exist, or that a directory it is in that cannot be
+// searched hides, sets nothing: the result says why ("" when it was read).
+// Throws Error(PHYBIN_ERR_USAGE) naming the file and line for a name not
+// among known_settings() or a malformed line, or when a required file is
+// absent, and Error(PHYBIN_ERR_FILE_ACCESS) for a file that exists but
+// cannot be read.
+std::string read_settings_file(const SettingsFile& file, const std::string& program,
+                               std::map<std::string, SettingValue>& values);
 
 }  // namespace phybin::app

@@ -101,8 +101,8 @@ void print_forwarding(const Settings& settings) {
 
 void print_settings(const Settings& settings) {
   std::printf("settings files:");
-  for (const std::string& file : settings_files())
-    std::printf(" %s%s", file.c_str(), access(file.c_str(), F_OK) == 0 ? "" : " (none)");
+  for (const SettingsFile& file : settings_files())
+    std::printf(" %s%s", file.path.c_str(), access(file.path.c_str(), F_OK) == 0 ? "" : " (none)");
   std::printf("\nsettings:\n");
   for (const SettingInfo& info : known_settings()) {
     const auto it = settings.values.find(info.name);

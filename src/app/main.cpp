@@ -311,6 +311,10 @@ struct Start {
 [[noreturn]] void start(const std::string& program, const std::vector<std::string>& guest_argv, const Start& how) {
   Settings settings = read_settings(program);
   log_configure(settings.log_level, settings.log_file);
+  // A program the guest execs has the same environment: warned once.
+  for (const SettingsNote& note : settings.notes)
+    if (!how.execed || note.level != static_cast<int>(LogLevel::Warn))
+      log_line(static_cast<LogLevel>(note.level), note.text);
   if (how.rootfs) settings.rootfs = *how.rootfs;
   settings.blocked_runtime_signals = how.blocked_runtime_signals;
   settings.execed = how.execed;

@@ -43,13 +43,13 @@ struct ElfInfo {
   uint16_t phentsize = 0;
   uint16_t phnum = 0;
   std::vector<ProgramHeader> phdrs;        // all of them, in file order
-  std::vector<size_t> load_indexes;        // indexes of PT_LOAD in phdrs, ascending vaddr
+  std::vector<size_t> load_indexes;        // indexes of PT_LOAD in phdrs, in file order (mapping order)
   std::string interpreter;                 // PT_INTERP contents without the NUL; "" if none
   std::optional<ProgramHeader> tls;        // PT_TLS
   std::optional<ProgramHeader> gnu_stack;  // PT_GNU_STACK
   std::optional<uint64_t> phdr_vaddr;      // PT_PHDR's p_vaddr, unbiased
   uint64_t min_vaddr = 0;                  // lowest PT_LOAD p_vaddr
-  uint64_t max_vaddr = 0;                  // highest PT_LOAD p_vaddr + p_memsz (exclusive)
+  uint64_t max_vaddr = 0;                  // highest PT_LOAD p_vaddr + p_memsz (exclusive), of any of them
 
   bool is_pie() const { return elf_type == 3; /* ET_DYN */ }
   // Without PT_GNU_STACK the x86-64 kernel still gives a 64-bit program a

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstring>
@@ -75,11 +76,15 @@ void check_host_page_fit(const ElfInfo& info, uint64_t page) {
   if (page == kGuestPageSize) return;
   if (page < kGuestPageSize || !std::has_single_bit(page))
     throw Error(ErrorCode::PHYBIN_ERR_PAGE_SIZE, "host page size " + std::to_string(page) + " is not supported");
-  for (size_t n = 0; n < info.load_indexes.size(); ++n) {
-    const ProgramHeader& ph = load_at(info, n);
+  std::vector<const ProgramHeader*> by_address;
+  for (size_t index : info.load_indexes) by_address.push_back(&info.phdrs[index]);
+  std::sort(by_address.begin(), by_address.end(),
+            [](const ProgramHeader* a, const ProgramHeader* b) { return a->vaddr < b->vaddr; });
+  for (size_t n = 0; n < by_address.size(); ++n) {
+    const ProgramHeader& ph = *by_address[n];
     bool congruent = ph.filesz == 0 || (ph.vaddr - ph.offset) % page == 0;
-    bool separate =
-        n == 0 || align_down(ph.vaddr, page) >= align_up(load_at(info, n - 1).vaddr + load_at(info, n - 1).memsz, page);
+    const ProgramHeader* before = n == 0 ? nullptr : by_address[n - 1];
+    bool separate = !before || align_down(ph.vaddr, page) >= align_up(before->vaddr + before->memsz, page);
     if (!congruent || !separate)
       throw Error(
           ErrorCode::PHYBIN_ERR_PAGE_SIZE,
@@ -143,8 +148,11 @@ void map_or_fail(const ElfInfo& info, uint64_t start, uint64_t length, int prot,
 }
 
 // Maps one PT_LOAD: its file pages, then anonymous zero pages for the rest of
-// p_memsz (.bss).  The bytes of the last file page past p_filesz belong to
-// .bss too and must read as zero.
+// p_memsz (.bss).  In a writable segment the bytes of the last file page
+// past p_filesz belong to .bss and read as zero; in a read-only one they
+// stay the file's, as Linux leaves them (its clear_user fails there and it
+// goes on): static programs have been linked with data, IRELATIVE
+// relocations among it, in that tail.
 MappedSegment map_segment(const ElfInfo& info, const ProgramHeader& ph, uint64_t bias, int fd, uint64_t page) {
   MappedSegment seg;
   seg.guest_flags = ph.flags;
@@ -157,7 +165,7 @@ MappedSegment map_segment(const ElfInfo& info, const ProgramHeader& ph, uint64_t
   if (ph.filesz > 0) {
     uint64_t file_end = ph.vaddr + bias + ph.filesz;
     uint64_t file_map_end = align_up(file_end, page);
-    bool zero_tail = ph.memsz > ph.filesz && file_end != file_map_end;
+    bool zero_tail = ph.memsz > ph.filesz && file_end != file_map_end && (ph.flags & PF_W);
     int prot = seg.host_prot | (zero_tail ? PROT_WRITE : 0);
     map_or_fail(info, seg.start, file_map_end - seg.start, prot, 0, fd, align_down(ph.offset, page));
     if (zero_tail) {
@@ -170,6 +178,38 @@ MappedSegment map_segment(const ElfInfo& info, const ProgramHeader& ph, uint64_t
   seg.file_end = anon_start;
   if (seg.end > anon_start) map_or_fail(info, anon_start, seg.end - anon_start, seg.host_prot, MAP_ANONYMOUS, -1, 0);
   return seg;
+}
+
+// `old` without [start, end), which a later segment was mapped over: none,
+// one or two pieces.
+std::vector<MappedSegment> cut_out(const MappedSegment& old, uint64_t start, uint64_t end) {
+  if (end <= old.start || start >= old.end) return {old};
+  std::vector<MappedSegment> pieces;
+  if (old.start < start) {
+    MappedSegment low = old;
+    low.end = start;
+    low.file_end = std::min(old.file_end, start);
+    pieces.push_back(low);
+  }
+  if (old.end > end) {
+    MappedSegment high = old;
+    high.start = end;
+    high.file_offset = old.file_offset + (end - old.start);
+    high.file_end = std::max(old.file_end, end);
+    pieces.push_back(high);
+  }
+  return pieces;
+}
+
+// Adds a segment mapped over whatever was there, keeping `segments` the
+// image's mappings as they now are, in address order.
+void add_mapped(std::vector<MappedSegment>& segments, const MappedSegment& seg) {
+  std::vector<MappedSegment> kept;
+  for (const MappedSegment& old : segments)
+    for (const MappedSegment& piece : cut_out(old, seg.start, seg.end)) kept.push_back(piece);
+  kept.push_back(seg);
+  std::sort(kept.begin(), kept.end(), [](const MappedSegment& a, const MappedSegment& b) { return a.start < b.start; });
+  segments = std::move(kept);
 }
 
 // Like Linux, the gaps between segments stay free for the program's own use.
@@ -217,7 +257,7 @@ LoadedImage load_image(const ElfInfo& info) {
   for (size_t n = 0; n < info.load_indexes.size(); ++n) {
     const ProgramHeader& ph = load_at(info, n);
     if (ph.memsz == 0) continue;
-    image.segments.push_back(map_segment(info, ph, bias, file.fd(), page));
+    add_mapped(image.segments, map_segment(info, ph, bias, file.fd(), page));
   }
   release_gaps(image.segments);
   reservation.keep();

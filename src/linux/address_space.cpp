@@ -33,7 +33,7 @@ uint32_t AddressSpace::intern(const Source& source) {
   for (uint32_t i = 1; i < sources_.size(); ++i) {
     const Source& s = sources_[i];
     if (s.name == source.name && s.dev == source.dev && s.inode == source.inode && s.size == source.size &&
-        s.mtime_ns == source.mtime_ns && s.shared == source.shared)
+        s.mtime_ns == source.mtime_ns && s.ctime_ns == source.ctime_ns && s.shared == source.shared)
       return i;
   }
   sources_.push_back(source);
@@ -122,7 +122,7 @@ std::optional<MappedFile> AddressSpace::mapped_file(uint64_t address) const {
   const Entry& e = it->second;
   if (address >= e.end || e.source == 0 || sources_[e.source].inode == 0) return std::nullopt;
   const Source& s = sources_[e.source];
-  return MappedFile{s.dev, s.inode, s.size, s.mtime_ns, it->first - e.offset, e.prot, e.pristine, s.name,
+  return MappedFile{s.dev, s.inode, s.size, s.mtime_ns, s.ctime_ns, it->first - e.offset, e.prot, e.pristine, s.name,
                     it->first, e.end};
 }
 

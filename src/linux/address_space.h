@@ -28,10 +28,10 @@ struct MappingSource {
   std::string name;  // empty: anonymous
   uint64_t offset = 0;
   uint64_t dev = 0, inode = 0;
-  uint64_t size = 0, mtime_ns = 0;  // the file's, when mapped (not shown)
+  uint64_t size = 0, mtime_ns = 0, ctime_ns = 0;  // the file's, when mapped (not shown)
   bool shared = false;
 
-  // The file's identity from its stat: device, inode, size, mtime.
+  // The file's identity from its stat: device, inode, size, mtime, ctime.
   void identify(const struct stat& st);
 };
 
@@ -39,21 +39,28 @@ struct MappingSource {
 inline uint64_t mtime_ns(const struct stat& st) {
   return static_cast<uint64_t>(st.st_mtim.tv_sec) * 1000000000u + static_cast<uint64_t>(st.st_mtim.tv_nsec);
 }
+// Its inode change time: set by the kernel on every write, and on the
+// utimensat that puts an old mtime back (`touch -r`), and settable by no
+// one, so a file rewritten in place never keeps it.
+inline uint64_t ctime_ns(const struct stat& st) {
+  return static_cast<uint64_t>(st.st_ctim.tv_sec) * 1000000000u + static_cast<uint64_t>(st.st_ctim.tv_nsec);
+}
 
 inline void MappingSource::identify(const struct stat& st) {
   dev = st.st_dev;
   inode = st.st_ino;
   size = static_cast<uint64_t>(st.st_size);
   mtime_ns = sys::mtime_ns(st);
+  ctime_ns = sys::ctime_ns(st);
 }
 
 // Code from a file, as saved translations need to know it: which file
-// (device, inode, size and mtime together), where that file's offset 0 lies
+// (device, inode, size, mtime and ctime together), where that file's offset 0 lies
 // in the guest's address space for this mapping, and whether the guest's
 // bytes are still the file's: a private mapping the guest never made
 // writable (a page it wrote, even if read-only again, is not).
 struct MappedFile {
-  uint64_t dev = 0, inode = 0, size = 0, mtime_ns = 0;
+  uint64_t dev = 0, inode = 0, size = 0, mtime_ns = 0, ctime_ns = 0;
   uint64_t file_start = 0;  // mapping start - its file offset
   int prot = 0;
   bool pristine = false;

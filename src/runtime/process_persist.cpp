@@ -8,7 +8,8 @@
 //
 // A translation file is valid only for the same phybin binary (GNU build
 // id: helper slots and code generation), the same program file (device,
-// inode, size, mtime) and the same code-changing settings: all of that is
+// inode, size, mtime, and ctime, which a file rewritten in place with its
+// mtime put back (`touch -r`) cannot keep) and the same code-changing settings: all of that is
 // the key, stored in the file and compared in full.  Each block names its
 // file the same way.  Only code from file mappings the guest never made
 // writable is saved, and woken only where the guest's mapping of the same
@@ -103,7 +104,8 @@ bool unchanged_file_code(const sys::MappedFile& m) {
 }
 
 bool same_file(const SavedFile& f, const sys::MappedFile& m) {
-  return f.dev == m.dev && f.inode == m.inode && f.size == m.size && f.mtime_ns == m.mtime_ns;
+  return f.dev == m.dev && f.inode == m.inode && f.size == m.size && f.mtime_ns == m.mtime_ns &&
+         f.ctime_ns == m.ctime_ns;
 }
 
 }  // namespace
@@ -132,6 +134,7 @@ void Process::setup_persistence() {
   persist_key_.guest_ino = st.st_ino;
   persist_key_.guest_size = static_cast<uint64_t>(st.st_size);
   persist_key_.guest_mtime_ns = sys::mtime_ns(st);
+  persist_key_.guest_ctime_ns = sys::ctime_ns(st);
   persist_key_.settings = settings_fingerprint();
   char name[32];
   std::snprintf(name, sizeof name, "%016" PRIx64 ".ptc", persist_key_.hash());
@@ -404,7 +407,7 @@ class ImageBuilder {
     if (!fresh) return it->second;
     const std::optional<sys::MappedFile> m = guest_space().mapped_file(page);
     if (!m || !unchanged_file_code(*m)) return -1;
-    const SavedFile file{m->dev, m->inode, m->size, m->mtime_ns, m->file_start};
+    const SavedFile file{m->dev, m->inode, m->size, m->mtime_ns, m->ctime_ns, m->file_start};
     return it->second = static_cast<int32_t>(file_index(file));
   }
 

@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <type_traits>
 
 #include "runtime/host_features.h"
@@ -24,7 +26,7 @@ namespace {
 constexpr char kMagic[8] = {'P', 'H', 'Y', 'B', 'I', 'N', 'T', 'C'};
 // Bump when the format or the meaning of saved code changes in a way the
 // build id would not show (it always changes with phybin's code anyway).
-constexpr uint32_t kVersion = 6;  // 6: the code as the cache holds it, read in place
+constexpr uint32_t kVersion = 7;  // 7: files and the program keyed by their ctime too
 constexpr uint32_t kEndianMark = 0x01020304;
 
 uint64_t mix(uint64_t h, uint64_t word) {
@@ -200,12 +202,12 @@ uint64_t code_bytes_of(const Counts& c) { return c.code * 4; }
 
 void put_key(Writer& w, const TranslationKey& k) {
   w.put_array(k.phybin_id);
-  for (uint64_t v : {k.guest_dev, k.guest_ino, k.guest_size, k.guest_mtime_ns, k.settings}) w.put(v);
+  for (uint64_t v : {k.guest_dev, k.guest_ino, k.guest_size, k.guest_mtime_ns, k.guest_ctime_ns, k.settings}) w.put(v);
 }
 
 bool get_key(Reader& r, TranslationKey& k, uint64_t id_size) {
   return r.get_array(k.phybin_id, id_size) && r.get(k.guest_dev) && r.get(k.guest_ino) && r.get(k.guest_size) &&
-         r.get(k.guest_mtime_ns) && r.get(k.settings);
+         r.get(k.guest_mtime_ns) && r.get(k.guest_ctime_ns) && r.get(k.settings);
 }
 
 
@@ -299,7 +301,7 @@ bool make_directories(const std::string& dir) {
 uint64_t TranslationKey::hash() const {
   uint64_t h = 0x6a09e667f3bcc908ull;
   for (uint8_t b : phybin_id) h = mix(h, b);
-  for (uint64_t v : {guest_dev, guest_ino, guest_size, guest_mtime_ns, settings}) h = mix(h, v);
+  for (uint64_t v : {guest_dev, guest_ino, guest_size, guest_mtime_ns, guest_ctime_ns, settings}) h = mix(h, v);
   return h;
 }
 
@@ -451,10 +453,12 @@ bool write_translation_file(const std::string& dir, const std::string& name, con
     why = "cannot create " + dir + ": " + std::strerror(errno);
     return false;
   }
-  // Unique per process: runs of the same program may save at once.
+  // Unique per writer, made so by O_EXCL over a random name: runs of the
+  // same program may save at once, and a process ID is not unique among
+  // containers and machines that share the directory.
   const std::string final_path = dir + "/" + name;
-  const std::string tmp_path = final_path + ".tmp." + std::to_string(getpid());
-  int fd = open(tmp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  std::string tmp_path = final_path + ".tmp.XXXXXX";
+  int fd = mkostemp(tmp_path.data(), O_CLOEXEC);
   if (fd < 0) {
     why = "cannot create " + tmp_path + ": " + std::strerror(errno);
     return false;
@@ -477,6 +481,20 @@ bool write_translation_file(const std::string& dir, const std::string& name, con
   return true;
 }
 
+namespace {
+
+// A writer's temporary file untouched for an hour is one whose writer died
+// before renaming it: its name is its writer's alone, so no one else would
+// ever write or remove it.
+void remove_if_abandoned(const std::string& path) {
+  constexpr time_t kAbandonedSeconds = 3600;
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && time(nullptr) - st.st_mtim.tv_sec > kAbandonedSeconds)
+    unlink(path.c_str());
+}
+
+}  // namespace
+
 size_t prune_translation_dir(const std::string& dir, uint64_t max_bytes) {
   struct Entry {
     std::string path;
@@ -488,6 +506,7 @@ size_t prune_translation_dir(const std::string& dir, uint64_t max_bytes) {
   if (DIR* d = opendir(dir.c_str())) {
     while (const dirent* e = readdir(d)) {
       const std::string name = e->d_name;
+      if (name.find(".ptc.tmp.") != std::string::npos) remove_if_abandoned(dir + "/" + name);
       if (name.size() < 5 || name.compare(name.size() - 4, 4, ".ptc") != 0) continue;
       struct stat st {};
       const std::string path = dir + "/" + name;

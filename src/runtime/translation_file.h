@@ -28,7 +28,7 @@ namespace phybin::runtime {
 // by where each file loaded).
 struct TranslationKey {
   std::vector<uint8_t> phybin_id;  // phybin's GNU build id
-  uint64_t guest_dev = 0, guest_ino = 0, guest_size = 0, guest_mtime_ns = 0;  // the program
+  uint64_t guest_dev = 0, guest_ino = 0, guest_size = 0, guest_mtime_ns = 0, guest_ctime_ns = 0;  // the program
   uint64_t settings = 0;  // fingerprint of the settings that change code
 
   bool operator==(const TranslationKey&) const = default;
@@ -43,7 +43,7 @@ struct SavedMark {  // as BlockTable keeps them
 
 // A file code was translated from, and where its offset 0 was then.
 struct SavedFile {
-  uint64_t dev = 0, inode = 0, size = 0, mtime_ns = 0;
+  uint64_t dev = 0, inode = 0, size = 0, mtime_ns = 0, ctime_ns = 0;
   uint64_t file_start = 0;
 
   bool operator==(const SavedFile&) const = default;
@@ -142,7 +142,8 @@ bool write_translation_file(const std::string& dir, const std::string& name, con
 
 // Keeps the directory's translation files (*.ptc) under `max_bytes` in all
 // by removing the least recently used ones (a load renews a file's mtime).
-// Returns how many were removed.
+// Returns how many were removed.  Temporary files of writers that died
+// (untouched for an hour) go too, uncounted.
 size_t prune_translation_dir(const std::string& dir, uint64_t max_bytes);
 
 }  // namespace phybin::runtime

@@ -4,10 +4,12 @@
 # code in hex on stderr ("phybin: error 0x1007 (...)"), and optionally
 # more texts on stderr (matched without regard to case).  --code none: a
 # setting phybin cannot honour but runs with, warning: the run succeeds
-# and stderr has the texts.
+# and stderr has the texts.  --same-as-native (with --code none): an
+# unusual file Linux runs; phybin's standard output and exit status must be
+# those of the native run.
 #
 # usage: run_badinput_test.sh --runner PATH --code 0xNNNN|none [--env VAR=VAL]...
-#                             [--stderr-contains TEXT]... -- FILE [ARGS]...
+#                             [--stderr-contains TEXT]... [--same-as-native] -- FILE [ARGS]...
 #
 # PHYBIN_GUEST_RUNNER overrides --runner, as for run_guest_test.sh;
 # PHYBIN_GUEST_TIMEOUT bounds the run (seconds, default 300).
@@ -19,12 +21,14 @@ runner=""
 code=""
 texts=()
 settings=()
+same_as_native=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --runner) runner="$2"; shift 2 ;;
     --code) code="$2"; shift 2 ;;
     --stderr-contains) texts+=("$2"); shift 2 ;;
     --env) settings+=("$2"); shift 2 ;;
+    --same-as-native) same_as_native=1; shift ;;
     --) shift; break ;;
     *) echo "run_badinput_test.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -62,6 +66,14 @@ status=$?
 exec 2>&3 3>&-
 
 problems=()
+if [ "$same_as_native" = 1 ]; then
+  (cd "$work" && exec env -i "${guest_base_env[@]}" "${settings[@]}" "$@") </dev/null >"$work/native.out" 2>/dev/null
+  native_status=$?
+  expected_status=$native_status
+  if ! cmp -s "$work/native.out" "$work/out"; then
+    problems+=("standard output differs from the native run's: $(diff "$work/native.out" "$work/out" | head -5)")
+  fi
+fi
 if [ "$status" -gt 128 ]; then
   problems+=("phybin died by signal $((status - 128)) ($(kill -l $((status - 128)) 2>/dev/null)); it must report an error")
 elif [ "$status" -ne "$expected_status" ]; then

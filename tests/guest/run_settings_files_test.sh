@@ -97,10 +97,64 @@ rm "$user"
 refused 0x1000 "PHYBIN_LOG_LEVEL='9' must be 0, 1, 2 or 3" PHYBIN_LOG_LEVEL=9
 mkdir "$user"  # a file that cannot be read
 refused 0x1007 "$user: cannot read this settings file"
+rmdir "$user"
+
+# Out of range: the message says the range.
+refused 0x1000 "PHYBIN_CACHE_SIZE='999999999' is too large: at most 120 (MiB)" PHYBIN_CACHE_SIZE=999999999
+refused 0x1000 "PHYBIN_CACHE_SIZE='121' is too large: at most 120 (MiB)" PHYBIN_CACHE_SIZE=121
+# A system file named but missing is an error naming it; /etc/phybin.conf
+# missing is not (the user's file, removed above, is not either).
+refused 0x1000 "PHYBIN_SYSTEM_CONFIG='$work/missing.conf' names no settings file: it does not exist" \
+  PHYBIN_SYSTEM_CONFIG="$work/missing.conf"
+
+# skipped_run NAME WANT [ENV...]: hello_static runs at log level 2, and its
+# stderr says WANT.
+skipped_run() {
+  local name=$1 want=$2
+  shift 2
+  phybin PHYBIN_LOG_LEVEL=2 "$@" "$runner" "$work/hello_static" >"$work/$name.out" 2>"$work/$name.err" ||
+    problem "$name: hello_static failed: $(head -3 "$work/$name.err")"
+  grep -qF -- "$want" "$work/$name.err" || problem "$name: stderr does not say '$want': $(head -3 "$work/$name.err")"
+}
+skipped_run no-user-file "settings file $work/home/.config/phybin/phybin.conf skipped: it does not exist"
+
+# A HOME whose directory cannot be searched (a service running as nobody
+# with HOME=/root): its settings file is skipped, not an error.  As root
+# the run drops to nobody; as anyone else a mode-000 directory does it.
+private=$work/private
+mkdir -p "$private/.config/phybin"
+echo 'PHYBIN_CACHE_SIZE = 32' >"$private/.config/phybin/phybin.conf"
+chmod 755 "$work" && chmod 755 "$work/hello_static"
+if ((EUID == 0)); then
+  chmod 700 "$private"
+  skipped_run unsearchable "settings file $private/.config/phybin/phybin.conf skipped: a directory on its path cannot be searched" \
+    HOME="$private" setpriv --reuid=nobody --regid=nogroup --clear-groups
+else
+  chmod 000 "$private"
+  skipped_run unsearchable "settings file $private/.config/phybin/phybin.conf skipped: a directory on its path cannot be searched" \
+    HOME="$private"
+  chmod 755 "$private"
+fi
+
+# A PHYBIN_* variable phybin does not read: a misspelt setting is warned
+# about at log level 1 with the nearest name; the scripts' own variables
+# are not, nor is anything said at level 0.
+script_vars=(PHYBIN_ARM64_ROOT=/x PHYBIN_REPO=/x PHYBIN_GUEST_CC=cc PHYBIN_HOST_ARCH=x86_64 PHYBIN_BIN=/x
+  PHYBIN_JOBS=2 PHYBIN_QEMU_CPU=max PHYBIN_WARM=1 PHYBIN_ENV=x)
+phybin PHYBIN_LOG_LEVEL=1 PHYBIN_CACH_SIZE=32 PHYBIN_LOGLEVEL=2 "$runner" hello_static >/dev/null 2>"$work/typo.err"
+for want in "PHYBIN_CACH_SIZE is not a phybin setting and is ignored; did you mean PHYBIN_CACHE_SIZE?" \
+  "PHYBIN_LOGLEVEL is not a phybin setting and is ignored; did you mean PHYBIN_LOG_LEVEL?"; do
+  grep -qF "warning: $want" "$work/typo.err" || problem "no warning '$want': $(head -3 "$work/typo.err")"
+done
+phybin PHYBIN_LOG_LEVEL=0 PHYBIN_CACH_SIZE=32 "$runner" hello_static >/dev/null 2>"$work/typo0.err"
+[[ -s $work/typo0.err ]] && problem "log level 0 said something: $(head -3 "$work/typo0.err")"
+phybin PHYBIN_LOG_LEVEL=1 "${script_vars[@]}" "$runner" hello_static >/dev/null 2>"$work/scripts.err"
+grep -q "is not a phybin setting" "$work/scripts.err" && problem "a script's variable was warned about: $(cat "$work/scripts.err")"
 
 if ((fail)); then
   echo "--- phybin info"
   cat "$work/info.out"
   exit 1
 fi
-echo "PASS: settings files: system < user < environment, sections by name and path, refusals name file and line"
+echo "PASS: settings files: system < user < environment, sections by name and path, refusals name file and line;" \
+  "absent and hidden files skipped, misspelt variables warned about, ranges said"

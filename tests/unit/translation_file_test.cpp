@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -37,10 +38,11 @@ TranslationImage sample_image() {
   im.key.guest_ino = 123456;
   im.key.guest_size = 800000;
   im.key.guest_mtime_ns = 1700000000123456789ull;
+  im.key.guest_ctime_ns = 1700000000223456789ull;
   im.key.settings = 42;
   im.helper_offsets = {0x1000, 0x2040, 0x3080};
-  im.files.push_back(SavedFile{2049, 123456, 800000, 1700000000123456789ull, 0x400000});
-  im.files.push_back(SavedFile{2049, 654321, 90000, 1700000000987654321ull, 0x7f0000000000});
+  im.files.push_back(SavedFile{2049, 123456, 800000, 1700000000123456789ull, 1700000001000000001ull, 0x400000});
+  im.files.push_back(SavedFile{2049, 654321, 90000, 1700000000987654321ull, 1700000002000000002ull, 0x7f0000000000});
   // guest offset, cache offset, guest bytes, words, file, marks, indirect
   // entry, pool words and count, reserved
   im.blocks.push_back(SavedBlock{0x1000, 0, 0x10, 5, 0, 2, 0, 2, 1, 0});
@@ -64,6 +66,7 @@ void expect_equal(const TranslationImage& a, const TranslationImage& b) {
     EXPECT_EQ(a.files[i].inode, b.files[i].inode);
     EXPECT_EQ(a.files[i].size, b.files[i].size);
     EXPECT_EQ(a.files[i].mtime_ns, b.files[i].mtime_ns);
+    EXPECT_EQ(a.files[i].ctime_ns, b.files[i].ctime_ns);
     EXPECT_EQ(a.files[i].file_start, b.files[i].file_start);
   }
   ASSERT_EQ(a.blocks.size(), b.blocks.size());
@@ -131,6 +134,7 @@ TEST(TranslationFile, KeyHashFollowsEveryField) {
   EXPECT_TRUE(differs([](TranslationKey& k) { k.guest_ino += 1; }));
   EXPECT_TRUE(differs([](TranslationKey& k) { k.guest_size += 1; }));
   EXPECT_TRUE(differs([](TranslationKey& k) { k.guest_mtime_ns += 1; }));
+  EXPECT_TRUE(differs([](TranslationKey& k) { k.guest_ctime_ns += 1; }));
   EXPECT_TRUE(differs([](TranslationKey& k) { k.settings += 1; }));
 }
 
@@ -319,6 +323,26 @@ TEST(TranslationFile, PruneRemovesTheLeastRecentlyUsedFirst) {
   EXPECT_TRUE(std::filesystem::exists(dir + "/new.ptc"));
   EXPECT_TRUE(std::filesystem::exists(dir + "/other.txt"));
   EXPECT_EQ(prune_translation_dir(dir + "/missing", 0), 0u);
+  std::filesystem::remove_all(dir);
+}
+
+// A writer leaves its file and no temporary one; a temporary file of a
+// writer that died goes once it is an hour old, and only then.
+TEST(TranslationFile, TemporaryFilesOfDeadWritersArePruned) {
+  char tmpl[] = "/tmp/phybin-tmpfiles-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  std::string why;
+  ASSERT_TRUE(write_translation_file(dir, "a.ptc", std::vector<uint8_t>(64, 1), why)) << why;
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 1);
+  for (const char* name : {"a.ptc.tmp.Old123", "a.ptc.tmp.New456"}) std::ofstream(dir + "/" + name) << "partial";
+  const time_t two_hours_ago = time(nullptr) - 7200;
+  timespec times[2] = {{two_hours_ago, 0}, {two_hours_ago, 0}};
+  ASSERT_EQ(utimensat(AT_FDCWD, (dir + "/a.ptc.tmp.Old123").c_str(), times, 0), 0);
+  EXPECT_EQ(prune_translation_dir(dir, 1 << 20), 0u);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/a.ptc.tmp.Old123"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/a.ptc.tmp.New456"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/a.ptc"));
   std::filesystem::remove_all(dir);
 }
 
