@@ -235,6 +235,7 @@ sys::GuestRoot guest_root(const Settings& settings) {
   process.initial_brk = image.brk_start;
   process.before_exit = &before_exit;
   process.invalidate_code = &runtime::invalidate_guest_code;
+  process.hold_code_readers = &runtime::hold_code_readers;
   process.host_signal_handler = &runtime::host_signal_handler;
   process.fxsave = &runtime::save_fpu_state;
   process.fxrstor = &runtime::restore_fpu_state;

@@ -159,6 +159,15 @@ void init_guest_signals(ProcessInfo& info);
 
 // Tells the runtime that guest memory [start, start + length) changed.
 void invalidate_guest_code(uint64_t start, uint64_t length);
+// ProcessConfig::hold_code_readers for a scope: around the host call that
+// changes guest memory and the records of it.
+class CodeReadersHeld {
+ public:
+  CodeReadersHeld();
+  ~CodeReadersHeld();
+  CodeReadersHeld(const CodeReadersHeld&) = delete;
+  CodeReadersHeld& operator=(const CodeReadersHeld&) = delete;
+};
 
 // Shared memory is a file of the kernel's own (shared anonymous memory,
 // System V segments): its device and inode, as the host's /proc/self/maps

@@ -94,6 +94,7 @@ int64_t sys_shmat(const SyscallArgs& s) {
 }
 
 int64_t sys_shmdt(const SyscallArgs& s) {
+  const CodeReadersHeld held;
   const auto range = process().address_space.find(s.a[0]);
   const int64_t r = host_syscall(SYS_shmdt, s.a[0]);
   if (r == 0 && range) {

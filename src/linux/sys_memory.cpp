@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "common/guest_address.h"
@@ -137,6 +138,8 @@ int64_t sys_mmap(const SyscallArgs& s) {
   const uint64_t prot = s.a[2] & ~kAarch64OnlyProt;
   const uint64_t flags = s.a[3] & ~kX86Map32Bit;
   if ((s.a[3] & kX86Map32Bit) && !(flags & MAP_FIXED)) return mmap_32bit(s, prot, flags);
+  std::optional<CodeReadersHeld> held;  // a fixed mapping may replace code
+  if (flags & MAP_FIXED) held.emplace();
   const int64_t r = mmap_in_guest_space(s.a[0], s.a[1], prot, flags, s.a[4], s.a[5]);
   if (r < 0) return r;
   AddressSpace::Source source = file_source(flags, s.a[4], s.a[5]);
@@ -147,6 +150,7 @@ int64_t sys_mmap(const SyscallArgs& s) {
 }
 
 int64_t sys_munmap(const SyscallArgs& s) {
+  const CodeReadersHeld held;
   const int64_t r = host_syscall(SYS_munmap, s.a[0], s.a[1]);
   if (r == 0) {
     process().address_space.unmap(s.a[0], s.a[1]);
@@ -157,6 +161,7 @@ int64_t sys_munmap(const SyscallArgs& s) {
 
 int64_t sys_mprotect(const SyscallArgs& s) {
   if (s.a[2] & ~kX86ProtKnown) return -EINVAL;  // as x86-64's mprotect answers
+  const CodeReadersHeld held;
   const int64_t r = host_syscall(SYS_mprotect, s.a[0], s.a[1], s.a[2]);
   if (r == 0) {
     process().address_space.protect(s.a[0], s.a[1], static_cast<int>(s.a[2] & kGuestProtBits));
@@ -166,6 +171,7 @@ int64_t sys_mprotect(const SyscallArgs& s) {
 }
 
 int64_t sys_mremap(const SyscallArgs& s) {
+  const CodeReadersHeld held;
   const int64_t r = host_syscall(SYS_mremap, s.a[0], s.a[1], s.a[2], s.a[3], s.a[4]);
   if (r >= 0) {
     process().address_space.remap(s.a[0], s.a[1], static_cast<uint64_t>(r), s.a[2], (s.a[3] & MREMAP_DONTUNMAP) != 0);
@@ -198,6 +204,7 @@ int64_t sys_brk(const SyscallArgs& s) {
     p.address_space.map(p.brk_mapped_end, grow, PROT_READ | PROT_WRITE, heap);
   } else if (new_end < p.brk_mapped_end) {
     const uint64_t shrink = p.brk_mapped_end - new_end;
+    const CodeReadersHeld held;
     if (host_syscall(SYS_munmap, new_end, shrink) != 0) {
       return static_cast<int64_t>(p.brk_current);
     }

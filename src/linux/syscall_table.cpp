@@ -224,6 +224,14 @@ const char* host_path_following_links(const char* path) {
   return path;
 }
 
+CodeReadersHeld::CodeReadersHeld() {
+  if (g_process.config.hold_code_readers != nullptr) g_process.config.hold_code_readers(true);
+}
+
+CodeReadersHeld::~CodeReadersHeld() {
+  if (g_process.config.hold_code_readers != nullptr) g_process.config.hold_code_readers(false);
+}
+
 void invalidate_guest_code(uint64_t start, uint64_t length) {
   if (g_process.config.invalidate_code != nullptr && length != 0) {
     g_process.config.invalidate_code(start, length);

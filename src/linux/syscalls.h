@@ -83,6 +83,11 @@ struct ProcessConfig {
   // Called after guest memory was unmapped, remapped, replaced or changed
   // protection, so the runtime can drop translations of that range.
   void (*invalidate_code)(uint64_t start, uint64_t length) = nullptr;
+  // Held (true) across a call that may take guest memory away or change
+  // its protection, from before the host's call to after invalidate_code:
+  // meanwhile no thread reads guest code to translate it (it would fault
+  // inside phybin on a page another thread unmaps).
+  void (*hold_code_readers)(bool hold) = nullptr;
   // Called by exit/exit_group just before the process ends (profiles,
   // perf maps); the status is the guest's exit status.
   void (*before_exit)(int status) = nullptr;

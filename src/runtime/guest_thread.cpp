@@ -147,6 +147,7 @@ BlockTable::Index GuestThread::translate_block(uint64_t pc) {
 // One instruction, translated for a single run: not registered, so its
 // page stays writable (see request_unprotected_step).
 const uint32_t* GuestThread::translate_unregistered(uint64_t pc) {
+  const TablesGuard guard(process_.tables());  // reads guest code (hold_code_readers)
   try {
     return emit(build_block(pc, 1)).code;
   } catch (const arm64::BlockTooComplex&) {
@@ -356,6 +357,15 @@ void guest_fork_stage(sys::ForkStage stage) {
 
 void invalidate_guest_code(uint64_t start, uint64_t length) {
   if (GuestThread* thread = GuestThread::current()) thread->process().invalidate(start, length);
+}
+
+// Translation reads guest code under the tables' lock (GuestThread::run),
+// so holding it keeps every reader out.
+void hold_code_readers(bool hold) {
+  GuestThread* thread = GuestThread::current();
+  if (!thread) return;
+  if (hold) thread->process().tables().lock();
+  else thread->process().tables().unlock();
 }
 
 }  // namespace phybin::runtime

@@ -176,6 +176,8 @@ class GuestThread {
 
 // ProcessConfig::invalidate_code: the process of the calling guest thread.
 void invalidate_guest_code(uint64_t start, uint64_t length);
+// sys::ProcessConfig::hold_code_readers.
+void hold_code_readers(bool hold);
 // sys::ProcessConfig::run_guest_call: GuestThread::run_until on the thread
 // whose state this is.
 void run_guest_call(GuestState& state, uint64_t stop);

@@ -3,6 +3,7 @@
 // fault while copying a signal frame, a fault of the guest in translated
 // code or in a helper, or phybin's own bug.  Other signals reach
 // host_signal_handler only when the guest has a handler for them.
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <ucontext.h>
 
@@ -203,12 +204,15 @@ void fault_handler(int sig, siginfo_t* info, void* context) {
   const bool in_cache =
       thread && thread->process().in_code_cache(reinterpret_cast<const void*>(uc->uc_mcontext.pc));
   if (!in_cache && run_native_fault_handler(sig, info, context)) return;
-  // phybin's own: say where, for the bug report (the process dies anyway).
-  logf(LogLevel::Error, "phybin: internal fault: signal %d at pc %#llx (%s), address %#llx, guest thread %s", sig,
-       static_cast<unsigned long long>(uc->uc_mcontext.pc),
-       thread && thread->process().in_code_cache(reinterpret_cast<const void*>(uc->uc_mcontext.pc))
-           ? "translated code"
-           : "phybin",
+  // phybin's own: say where, for the bug report (the process dies anyway,
+  // so dladdr's locks do not matter).
+  const auto* pc = reinterpret_cast<const void*>(uc->uc_mcontext.pc);
+  Dl_info where{};
+  const bool named = !in_cache && dladdr(pc, &where) && where.dli_fname;
+  logf(LogLevel::Error, "phybin: internal fault: signal %d at pc %p (%s+%#llx), address %#llx, guest thread %s", sig,
+       pc, in_cache ? "translated code" : named ? where.dli_fname : "phybin",
+       named ? static_cast<unsigned long long>(static_cast<const char*>(pc) - static_cast<const char*>(where.dli_fbase))
+             : 0ull,
        static_cast<unsigned long long>(reinterpret_cast<uint64_t>(info->si_addr)), thread ? "yes" : "none");
   fault_kills(sig);
 }
