@@ -154,6 +154,20 @@ const uint32_t* GuestThread::translate_unregistered(uint64_t pc) {
   }
 }
 
+void GuestThread::translate_for_children() {
+  ForkHints& hints = process_.fork_hints();
+  if (!hints.prepare()) return;
+  try {
+    hints.take([&](uint64_t pc) {
+      const TablesGuard guard(process_.tables());
+      if (!process_.room_for_hints()) return false;
+      lookup_or_translate(pc);
+      return true;
+    });
+  } catch (const CacheFullWithThreads&) {  // a block too big for the room: the next miss flushes
+  }
+}
+
 void GuestThread::raise_fetch_fault() {
   CodeProtect& protect = process_.protect();
   const uint64_t end = protect.executable_end(state_->rip);
@@ -345,7 +359,10 @@ void guest_fork_stage(sys::ForkStage stage) {
   if (!thread) fatal(ErrorCode::PHYBIN_ERR_INTERNAL, "a fork on a thread without guest state");
   Process& process = thread->process();
   switch (stage) {
-    case sys::ForkStage::Prepare: process.tables().lock(); break;
+    case sys::ForkStage::Prepare:
+      thread->translate_for_children();
+      process.tables().lock();
+      break;
     case sys::ForkStage::Parent: process.tables().unlock(); break;
     case sys::ForkStage::Child:
       process.in_forked_child(*thread);

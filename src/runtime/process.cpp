@@ -149,6 +149,7 @@ void Process::in_forked_child(GuestThread& self) {
   threads_.assign(1, &self);
   live_threads_ = 1;
   stopping_.store(false, std::memory_order_relaxed);
+  fork_hints_.in_child();
   if (!perf_map_.on()) return;
   perf_map_.open(false);
   for (BlockTable::Index b = 0; b < blocks_.size(); ++b) {
@@ -300,6 +301,7 @@ BlockTable::Index Process::add_block(const ir::Block& block, Emitted code,
   enter_in_lookups(index);
   ++blocks_translated_;
   guest_insns_translated_ += block.guest_insns;
+  fork_hints_.note(block.guest_start);
   if (perf_map_.on()) perf_map_.add(code.code, code.words * 4u, block.guest_start);
   if (profile_.on()) profile_.block_registered(block.guest_insns);
   return index;
