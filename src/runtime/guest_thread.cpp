@@ -156,16 +156,18 @@ const uint32_t* GuestThread::translate_unregistered(uint64_t pc) {
 
 void GuestThread::translate_for_children() {
   ForkHints& hints = process_.fork_hints();
-  if (!hints.prepare()) return;
   try {
-    hints.take([&](uint64_t pc) {
+    hints.take([&](uint64_t pc, uint32_t* site, unsigned generation) {
       const TablesGuard guard(process_.tables());
       if (!process_.room_for_hints()) return false;
-      lookup_or_translate(pc);
+      if (site && process_.flush_count() != generation) return true;
+      const BlockTable::Index block = lookup_or_translate(pc);
+      if (site && block != BlockTable::kNone) process_.link(site, block);
       return true;
     });
   } catch (const CacheFullWithThreads&) {  // a block too big for the room: the next miss flushes
   }
+  hints.prepare(process_.flush_count());
 }
 
 void GuestThread::raise_fetch_fault() {
