@@ -160,7 +160,9 @@ void GuestThread::translate_for_children() {
     hints.take([&](uint64_t pc, uint32_t* site, unsigned generation) {
       const TablesGuard guard(process_.tables());
       if (!process_.room_for_hints()) return false;
-      if (site && process_.flush_count() != generation) return true;
+      // As the dispatcher: no link while a flush waits for threads to leave.
+      const bool linkable = process_.flush_count() == generation && !process_.stopping();
+      if (site && !linkable) return true;
       const BlockTable::Index block = lookup_or_translate(pc);
       if (site && block != BlockTable::kNone) process_.link(site, block);
       return true;
