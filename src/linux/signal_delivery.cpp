@@ -336,7 +336,7 @@ void sigreturn(GuestState& st) {
 void die_of_signal(int sig) {
   logf(LogLevel::Info, "phybin: guest killed by signal %d", sig);
   before_process_exit(128 + sig);
-  std::fflush(stderr);
+  std::fflush(nullptr);
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   sigaction(sig, &dfl, nullptr);

@@ -155,6 +155,24 @@ const uint32_t* GuestThread::translate_unregistered(uint64_t pc) {
   }
 }
 
+void GuestThread::translate_for_children() {
+  ForkHints& hints = process_.fork_hints();
+  try {
+    hints.take([&](uint64_t pc, uint32_t* site, unsigned generation) {
+      const TablesGuard guard(process_.tables());
+      if (!process_.room_for_hints()) return false;
+      // As the dispatcher: no link while a flush waits for threads to leave.
+      const bool linkable = process_.flush_count() == generation && !process_.stopping();
+      if (site && !linkable) return true;
+      const BlockTable::Index block = lookup_or_translate(pc);
+      if (site && block != BlockTable::kNone) process_.link(site, block);
+      return true;
+    });
+  } catch (const CacheFullWithThreads&) {  // a block too big for the room: the next miss flushes
+  }
+  hints.prepare(process_.flush_count());
+}
+
 void GuestThread::raise_fetch_fault() {
   CodeProtect& protect = process_.protect();
   const uint64_t end = protect.executable_end(state_->rip);
@@ -346,7 +364,10 @@ void guest_fork_stage(sys::ForkStage stage) {
   if (!thread) fatal(ErrorCode::PHYBIN_ERR_INTERNAL, "a fork on a thread without guest state");
   Process& process = thread->process();
   switch (stage) {
-    case sys::ForkStage::Prepare: process.tables().lock(); break;
+    case sys::ForkStage::Prepare:
+      thread->translate_for_children();
+      process.tables().lock();
+      break;
     case sys::ForkStage::Parent: process.tables().unlock(); break;
     case sys::ForkStage::Child:
       process.in_forked_child(*thread);

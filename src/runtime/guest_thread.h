@@ -133,6 +133,13 @@ class GuestThread {
   BlockTable::Index lookup_or_translate(uint64_t pc);
   BlockTable::Index translate(uint64_t pc);
   BlockTable::Index translate_block(uint64_t pc);
+ public:
+  // Before a fork (its Prepare stage, no lock held): translates what the
+  // children of earlier forks translated and this process lacks (see
+  // ForkHints), so that this fork's child finds it.
+  void translate_for_children();
+
+ private:
   ir::Block& build_block(uint64_t pc, unsigned max_insns);
   Process::Emitted emit(const ir::Block& block);
   const uint32_t* translate_unregistered(uint64_t pc);

@@ -149,6 +149,7 @@ void Process::in_forked_child(GuestThread& self) {
   threads_.assign(1, &self);
   live_threads_ = 1;
   stopping_.store(false, std::memory_order_relaxed);
+  fork_hints_.in_child(cache_.free_begin());
   if (!perf_map_.on()) return;
   perf_map_.open(false);
   for (BlockTable::Index b = 0; b < blocks_.size(); ++b) {
@@ -249,6 +250,7 @@ void Process::wait_while_stopping() const {
 // would jump back to when that block is gone.
 void Process::link(uint32_t* site, BlockTable::Index target) {
   const TablesGuard guard(tables_);
+  fork_hints_.note_link(site, blocks_.at(target).guest_start, cache_.flush_count());
   const uint32_t* host = blocks_.at(target).host;
   const BlockTable::Index from = blocks_.find_host(site);
   if (from == BlockTable::kNone) return;
@@ -300,6 +302,7 @@ BlockTable::Index Process::add_block(const ir::Block& block, Emitted code,
   enter_in_lookups(index);
   ++blocks_translated_;
   guest_insns_translated_ += block.guest_insns;
+  fork_hints_.note_block(block.guest_start);
   if (perf_map_.on()) perf_map_.add(code.code, code.words * 4u, block.guest_start);
   if (profile_.on()) profile_.block_registered(block.guest_insns);
   return index;

@@ -19,6 +19,7 @@
 #include "runtime/block_table.h"
 #include "runtime/code_cache.h"
 #include "runtime/code_protect.h"
+#include "runtime/fork_hints.h"
 #include "runtime/perf_map.h"
 #include "runtime/profile.h"
 #include "common/shared_lock.h"
@@ -137,6 +138,12 @@ class Process {
   // thread) is the only guest thread (the others' objects stay, unused),
   // and the perf map is the child's own, naming every block there is.
   void in_forked_child(GuestThread& self);
+  // What this process's forked children translated (GuestThread::
+  // translate_for_children), and where a child tells its parent.
+  ForkHints& fork_hints() { return fork_hints_; }
+  // The parent translates its children's code only into a cache that
+  // stays at most three quarters full: never a flush for a hint.
+  bool room_for_hints() const { return cache_.free_words() * 4 > cache_.capacity_bytes() / 4; }
   // Written out at exit (PHYBIN_PERF_MAP).
   void flush_perf_map() { perf_map_.flush(); }
   // PHYBIN_PROFILE: the counters and the report at exit, for `program`.
@@ -265,6 +272,7 @@ class Process {
   BlockTable blocks_;
   CodeProtect protect_;
   PerfMap perf_map_;  // PHYBIN_PERF_MAP
+  ForkHints fork_hints_;
   Profile profile_;   // PHYBIN_PROFILE
   LookupTable empty_lookup_;
   // The mode the code in the cache was made for (save_translations).
