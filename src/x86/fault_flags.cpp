@@ -32,11 +32,7 @@ bool same_register(const DecodedInsn& d) {
          d.ops[0].reg.value == d.ops[1].reg.value;
 }
 
-uint64_t status_written(const ZydisDecodedInstruction& info) {
-  if (!info.cpu_flags) return 0;
-  const ZydisAccessedFlags& f = *info.cpu_flags;
-  return (f.modified | f.set_0 | f.set_1 | f.undefined) & kStatus;
-}
+uint64_t status_written(const ZydisDecodedInstruction& info) { return flags_maybe_written(info) & kStatus; }
 
 // The count of a shift or rotate when it is a constant (by 1, by an
 // immediate), masked as the CPU masks it; -1 when it is CL.
