@@ -19,7 +19,9 @@
 // FaultFlagTracker is that rule, walked over a block's instructions by
 // both.  Flags from before the block are what the code before left in
 // RFLAGS: exact except where the flags were dead there (across a call or
-// return, and flags the next block overwrites unread), see the README.
+// return, and flags the next block overwrites unread), see the README;
+// PHYBIN_STRICT_FLAGS counts an instruction that may fault as reading
+// every flag, so that they are live there too.
 #pragma once
 
 #include <cstddef>

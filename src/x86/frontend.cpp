@@ -294,7 +294,9 @@ void Frontend::translate(uint64_t rip, unsigned max_insns, ir::Block& block) con
     for (size_t i = 0; i < count; ++i) kept_for_fault[i] &= liveness.before[i];
   block.flags_live_in = live & kAllArith;
   live_in_[rip] = live_in_for_others(insns, count, liveness, kept_for_fault, live);
-  size_t lazy_at = lazy_flag_source(insns, count);
+  // PHYBIN_STRICT_FLAGS computes the flags before an indirect jump: a
+  // fault in the target before it reads flags shows them all.
+  size_t lazy_at = options_.strict_flags ? count : lazy_flag_source(insns, count);
   // A lazy writer computes none of its flags: not when a fault after it needs them.
   for (size_t j = lazy_at + 1; j < count; ++j)
     if (kept_for_fault[j] & flags_killed(insns[lazy_at].info)) {
@@ -374,12 +376,15 @@ bool Frontend::emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count
 void Frontend::flags_kept_for_faults(const DecodedInsn* insns, size_t count, uint64_t* kept, FaultSpills& spills) const {
   FaultFlagTracker tracker;
   size_t last_writer = 0;
+  uint64_t killed = 0;  // by the instructions so far
   for (size_t i = 0; i < count; ++i) {
     kept[i] = 0;
     spills.reg[i] = -1;
     const InsnEffects effects = effects_of(insns[i], fp_traps_);
     if (effects.may_fault) {
-      kept[i] = tracker.unrecoverable();
+      // PHYBIN_STRICT_FLAGS: flags from before the block too, which the
+      // code before computes when this block reads them (live-in).
+      kept[i] = tracker.unrecoverable() | (options_.strict_flags ? kAllArith & ~killed : 0);
       bool before;
       const int r = tracker.spill_wanted(before);
       if (r >= 0) {
@@ -388,6 +393,7 @@ void Frontend::flags_kept_for_faults(const DecodedInsn* insns, size_t count, uin
       }
     }
     if (tracker.step(insns[i], effects)) last_writer = i;
+    killed |= flags_killed(insns[i].info);
     // Past a conditional branch the block goes on as a new one would
     // start: with the flags its exits leave in RFLAGS (only those the
     // targets read), not with every flag a fault there could show.
@@ -476,6 +482,8 @@ bool Frontend::peek(uint64_t pc, PeekInfo& out) const {
   else if (insn.mnemonic == ZYDIS_MNEMONIC_JMP) info.kind = is_direct(insn) ? PeekInfo::Jump : PeekInfo::Unknown;
   else if (insn.meta.branch_type != ZYDIS_BRANCH_TYPE_NONE) info.kind = is_direct(insn) ? PeekInfo::Branch : PeekInfo::Unknown;
   info.target = is_direct(insn) ? relative_target(insn, pc) : 0;
+  // PHYBIN_STRICT_FLAGS: a handler of a fault here sees every flag.
+  if (options_.strict_flags && may_fault_at(pc, peeked)) info.tested = kAllArith;
   // Without a CodeMemory (unit tests) nothing tells how far the code goes:
   // no copy, and decode_at does not reuse the decode.
   if (code_memory_) std::memcpy(peeked.bytes, guest_code(pc), insn.length);
@@ -530,6 +538,14 @@ uint64_t Frontend::flags_read_after(uint64_t rip, int budget) const {
   note_lookahead(run, pc + 1);  // up to (the first byte of) what stopped the scan
   if (flags_end) return live;
   return (live | (kAllArith & ~written)) & kAllArith;
+}
+
+// Whether the instruction peeked at `pc` may fault (fault_flags.h).
+bool Frontend::may_fault_at(uint64_t pc, const PeekedInsn& peeked) const {
+  DecodedInsn insn;
+  insn.info = peeked.info;
+  insn.truncated = false;
+  return !decoder_.finish(peeked.context, pc, insn) || may_fault(insn, fp_traps_);
 }
 
 bool Frontend::decode_at(uint64_t pc, size_t available, DecodedInsn& out) const {

@@ -182,6 +182,7 @@ class Frontend {
   };
   mutable std::unique_ptr<PeekedInsn[]> peeked_{new PeekedInsn[kPeekedInsns]};
   bool decode_at(uint64_t pc, size_t available, DecodedInsn& out) const;
+  bool may_fault_at(uint64_t pc, const PeekedInsn& peeked) const;
   mutable std::vector<std::pair<uint64_t, uint64_t>> lookahead_;
 };
 

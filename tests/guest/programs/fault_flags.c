@@ -10,7 +10,9 @@
 // by CL of 0 (the flags of the writer before), and those whose flags the
 // translation keeps computed (adc, bt, bsf, popcnt).  The handler prints
 // the status flags of its context that the manuals define for the case
-// and skips the faulting instruction.
+// and skips the faulting instruction.  Run with PHYBIN_STRICT_FLAGS=1
+// (fault_flags.env): the default keeps exact only what fault_flags_live.c
+// checks, and a writer in an earlier block is exact only in strict mode.
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <signal.h>
@@ -78,6 +80,14 @@ CASE(sub_result_overwritten, 0x8d5, "sub %1, %0\n lea 3(%1), %0", "movq 0, %%rax
 // A shift by CL = 0 keeps the compare's flags; by more, its own.
 CASE(shr_cl_after_cmp, 0x0c5, "mov %0, %%rdx\n mov %k1, %%ecx\n and $7, %%ecx\n cmp %1, %0\n shr %%cl, %%rdx",
      "movq 0, %%rax")
+// The writer in an earlier block (PHYBIN_STRICT_FLAGS, fault_flags.env):
+// past a direct jump, a conditional branch, an indirect jump, and a shift
+// by CL of 0 before a jump.
+CASE(add_jmp_then_load, 0x8d5, "add %1, %0\n jmp 1f\n .skip 5, 0x90\n 1:", "movq 0, %%rax")
+CASE(sub_jcc_then_store, 0x8d5, "sub %1, %0\n jne 1f\n nop\n 1:", "movq %%rax, 8")
+CASE(add_jmp_reg_then_load, 0x8d5, "lea 1f(%%rip), %%rcx\n add %1, %0\n jmp *%%rcx\n 1:", "movq 0, %%rax")
+CASE(add_shl0_jmp_then_load, 0x8d5, "xor %%ecx, %%ecx\n add %1, %0\n shl %%cl, %%rdx\n jmp 1f\n 1:",
+     "movq 0, %%rax")
 // Kept computed.
 CASE(adc_then_load, 0x8d5, "stc\n adc %1, %0", "movq 0, %%rax")
 CASE(sbb_then_store, 0x8d5, "cmp %0, %1\n sbb %1, %0", "movq %%rax, 8")
@@ -126,6 +136,10 @@ int main(void) {
     add_input_overwritten(vals[i][0], vals[i][1]);
     sub_result_overwritten(vals[i][0], vals[i][1]);
     shr_cl_after_cmp(vals[i][0], vals[i][1]);
+    add_jmp_then_load(vals[i][0], vals[i][1]);
+    sub_jcc_then_store(vals[i][0], vals[i][1]);
+    add_jmp_reg_then_load(vals[i][0], vals[i][1]);
+    add_shl0_jmp_then_load(vals[i][0], vals[i][1]);
     adc_then_load(vals[i][0], vals[i][1]);
     sbb_then_store(vals[i][0], vals[i][1]);
     bt_then_load(vals[i][0], vals[i][1]);
