@@ -150,6 +150,7 @@ void Process::in_forked_child(GuestThread& self) {
   live_threads_ = 1;
   stopping_.store(false, std::memory_order_relaxed);
   fork_hints_.in_child(cache_.free_begin());
+  blocks_at_fork_ = blocks_translated_;
   if (!perf_map_.on()) return;
   perf_map_.open(false);
   for (BlockTable::Index b = 0; b < blocks_.size(); ++b) {

@@ -295,6 +295,11 @@ class Process {
   uint64_t blocks_loaded_ = 0;
   uint64_t blocks_translated_ = 0;
   uint64_t guest_insns_translated_ = 0;
+  // In a forked child: blocks_translated_ at the fork.  The parent saves
+  // those when it exits; the child saves only when it adds enough of its
+  // own (save_translations), or every child that exits would write the
+  // whole image again.
+  uint64_t blocks_at_fork_ = 0;
 };
 
 }  // namespace phybin::runtime

@@ -480,13 +480,17 @@ void Process::save_translations() {
   // Nothing new since the load: the file holds all of it already.  (Code
   // checked for unmasked SSE exceptions is saved too: with them masked its
   // checks never fire, so it is right in any run, only slower.)
-  if (persist_dir_.empty() || blocks_translated_ == 0) return;
+  // A forked child counts its parent's blocks as a warm run counts those
+  // it loaded: the parent saves them.
+  const uint64_t new_blocks = blocks_translated_ - blocks_at_fork_;
+  const uint64_t had_blocks = blocks_loaded_ + blocks_at_fork_;
+  if (persist_dir_.empty() || new_blocks == 0) return;
   // A loaded file that lacks only a few blocks (start-up paths that vary
   // with the stack's alignment) is kept: writing it anew costs more (about
   // 0.8 M instructions) than translating those blocks again next time.
-  if (blocks_loaded_ > 0 && blocks_translated_ < std::max<uint64_t>(kFewNewBlocks, blocks_loaded_ / 32)) {
+  if (had_blocks > 0 && new_blocks < std::max<uint64_t>(kFewNewBlocks, had_blocks / 32)) {
     logf(LogLevel::Info, "phybin: translations not saved again: only %llu new blocks",
-         static_cast<unsigned long long>(blocks_translated_));
+         static_cast<unsigned long long>(new_blocks));
     return;
   }
   // Code made for DAZ or FTZ alone flushes in software: wrong in a run
