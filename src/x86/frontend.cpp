@@ -376,7 +376,7 @@ bool Frontend::emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count
 void Frontend::flags_kept_for_faults(const DecodedInsn* insns, size_t count, uint64_t* kept, FaultSpills& spills) const {
   FaultFlagTracker tracker;
   size_t last_writer = 0;
-  uint64_t killed = 0;  // by the instructions so far
+  uint64_t killed = 0;  // by the instructions so far (strict_flags only)
   for (size_t i = 0; i < count; ++i) {
     kept[i] = 0;
     spills.reg[i] = -1;
@@ -393,7 +393,7 @@ void Frontend::flags_kept_for_faults(const DecodedInsn* insns, size_t count, uin
       }
     }
     if (tracker.step(insns[i], effects)) last_writer = i;
-    killed |= flags_killed(insns[i].info);
+    if (options_.strict_flags) killed |= flags_killed(insns[i].info);
     // Past a conditional branch the block goes on as a new one would
     // start: with the flags its exits leave in RFLAGS (only those the
     // targets read), not with every flag a fault there could show.
