@@ -114,6 +114,9 @@ void parse_PHYBIN_HOST_AES(Settings& s, const char* name, const std::string& v) 
 void parse_PHYBIN_HOST_PMULL(Settings& s, const char* name, const std::string& v) {
   s.host_pmull = parse_switch(name, v);
 }
+void parse_PHYBIN_FP_REGIONS(Settings& s, const char* name, const std::string& v) {
+  s.fp_regions = parse_switch(name, v);
+}
 void parse_PHYBIN_SUPERBLOCKS(Settings& s, const char* name, const std::string& v) {
   s.superblocks = parse_switch(name, v);
 }

@@ -34,6 +34,7 @@ struct Settings {
   bool exact_mxcsr = false;   // PHYBIN_EXACT_MXCSR
   bool host_pmull = true;     // PHYBIN_HOST_PMULL=0: pclmulqdq through the helper
   bool host_aes = true;       // PHYBIN_HOST_AES=0: the AES rounds through the helper
+  bool fp_regions = true;    // PHYBIN_FP_REGIONS=0: no XMM commit regions
   bool superblocks = true;    // PHYBIN_SUPERBLOCKS=0: every conditional branch ends its block
   bool host_lse = true;       // PHYBIN_HOST_LSE=0: locked instructions as exclusive loops
   std::string tso = "auto";   // PHYBIN_TSO: auto, strict or off

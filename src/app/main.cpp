@@ -270,6 +270,7 @@ sys::GuestRoot guest_root(const Settings& settings) {
   options.host_pmull = settings.host_pmull;
   options.host_aes = settings.host_aes;
   options.superblocks = settings.superblocks;
+  options.fp_regions = settings.fp_regions;
   options.host_lse = settings.host_lse;
   options.perf_map = settings.perf_map;
   options.perf_map_append = settings.execed;

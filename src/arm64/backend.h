@@ -61,10 +61,14 @@ inline constexpr uint64_t kExitLazyFlags = 1;
 // Where the code of one guest instruction begins in a compiled block:
 // offset in 32-bit words from the block's first word, and the instruction's
 // guest address.  An instruction that produced no code shares the offset
-// of the next one and is left out.
+// of the next one and is left out.  An instruction of an XMM commit region
+// (ir::Inst::replay) is marked with the region's first instruction and
+// `replay`, the how-manieth of the region it is: a fault there is run
+// again from the region's start.
 struct InsnMark {
   uint32_t host_offset;
   uint64_t guest;
+  uint8_t replay = 0;
 };
 
 // Every guest address a block's code uses (exit targets, return

@@ -95,8 +95,7 @@ class AtomicOperands {
 // resume and gives it a body.
 std::unique_ptr<ColdPath> BlockCompiler::branch_if_misaligned(Reg addr, unsigned log2) {
   if (log2 == 0) return nullptr;
-  auto path = std::make_unique<ColdPath>();
-  path->guest = current_rip_;
+  auto path = new_cold_path();
   a_.tst(Size::X, addr, (uint64_t{1} << log2) - 1);
   a_.b(Cond::NE, path->entry);
   return path;

@@ -95,6 +95,7 @@ void BlockCompiler::lower(Value v) {
     case Opcode::FpTrapCheck: lower_fp_trap(v); return;
     case Opcode::GetXmm: case Opcode::SetXmm: case Opcode::VZero: case Opcode::VLoad: case Opcode::VStore:
     case Opcode::VCheckAlign: case Opcode::VUnary: case Opcode::VBinary: case Opcode::VTernary:
+    case Opcode::FpRegionCheck:
       lower_vector(v);
       return;
     case Opcode::Count: break;

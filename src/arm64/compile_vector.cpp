@@ -67,6 +67,101 @@ bool merges_into_operand(const Inst& in) {
 // The same holds for operand a of a scalar operation that is itself
 // computed into a guest register (addss; mulss on one register, whose
 // intermediate sum no SetXmm keeps): then it is merged in place.
+// The XMM commit region of each instruction (ir::Inst::replay), numbered
+// from 1; 0 outside them.  A region's commits follow its last instruction.
+void BlockCompiler::find_xmm_regions() {
+  vec_.region.clear();
+  vec_.regions.clear();
+  if (!b_.xmm_regions) return;
+  vec_.region.assign(n_, 0);
+  vec_.regions.assign(1, XmmRegionInfo{});
+  std::array<Value, 16> content;  // what each guest XMM register holds here (as far as known)
+  content.fill(ir::kNoValue);
+  uint16_t current = 0;
+  for (Value i = 0; i < n_; ++i) {
+    const Inst& in = b_.at(i);
+    if (in.insn_start && in.replay <= 1) {
+      current = in.replay == 0 ? 0 : static_cast<uint16_t>(vec_.regions.size());
+      if (in.replay == 1) {
+        vec_.regions.push_back(XmmRegionInfo{});
+        vec_.regions.back().entry = content;
+      }
+    }
+    vec_.region[i] = current;
+    if (in.dead) continue;
+    if (current != 0) note_region_inst(vec_.regions[current], in, i);
+    if (in.op == Opcode::GetXmm && content[in.aux] == ir::kNoValue) content[in.aux] = i;
+    if (in.op == Opcode::SetXmm) content[in.aux] = in.args[0];
+    if (opcode_is_call(in.op)) content.fill(ir::kNoValue);
+  }
+}
+
+// Whether each region's arithmetic is checked once at its end: when that
+// (FPSR read and tested at the start and at the end: four instructions)
+// costs less than the checks find_nan_groups leaves (two instructions a
+// scalar, three a packed one).  Its groups are then undone.
+void BlockCompiler::choose_region_checks() {
+  if (vec_.regions.empty()) return;
+  for (Value v = 0; v < n_; ++v) {
+    const Inst& in = b_.at(v);
+    if (in.dead || !in_family(in, ir::VecFamily::FpArith) || vec_.nan_root_of(v) != ir::kNoValue) continue;
+    const auto op = static_cast<ir::VecOp>(in.aux);
+    vec_.regions[vec_.region_of(v)].own_checks += op >= ir::VecOp::FAddScalar && op <= ir::VecOp::FRsqrtScalar ? 2 : 3;
+  }
+  constexpr unsigned kCheckAtEnd = 4;
+  for (XmmRegionInfo& r : vec_.regions) r.checked_at_end = cfg_.exact_fp_nan && r.check && r.own_checks > kCheckAtEnd;
+  // A member outside whose root is inside is then checked on its own.
+  if (!vec_.nan_root.empty())
+    for (Value v = 0; v < n_; ++v) {
+      const Value root = vec_.nan_root[v];
+      if (vec_.region_checked_at_end(v) || (root != ir::kNoValue && vec_.region_checked_at_end(root)))
+        vec_.nan_root[v] = ir::kNoValue;
+      if (vec_.region_checked_at_end(v)) vec_.nan_first[v] = ir::kNoValue;
+    }
+  keep_replayed_registers();
+}
+
+// What a region's instruction tells of it: its arithmetic, its check, and
+// the registers whose values at the region's start it reads (a GetXmm in
+// the region is that value too).
+void BlockCompiler::note_region_inst(XmmRegionInfo& r, const Inst& in, Value i) {
+  if (in_family(in, ir::VecFamily::FpArith)) ++r.arithmetic;
+  if (in.op == Opcode::FpRegionCheck) r.check = true;
+  if (in.op == Opcode::GetXmm && r.entry[in.aux] == ir::kNoValue && !(r.written & (1u << in.aux))) {
+    r.entry[in.aux] = i;
+    r.entry_read |= static_cast<uint16_t>(1u << in.aux);
+  }
+  if (in.op == Opcode::SetXmm) r.written |= static_cast<uint16_t>(1u << in.aux);
+  for (Value a : in.args)
+    for (unsigned g = 0; g < 16 && a != ir::kNoValue; ++g)
+      if (r.entry[g] == a) r.entry_read |= static_cast<uint16_t>(1u << g);
+}
+
+// A fault (or a failed check) inside a region runs it again from the guest
+// registers as they were at its start: a register whose value there the
+// region reads keeps it, in its own host register, up to the region's
+// last point that can leave for a replay.  So that value lives that long:
+// no result takes its register over before (a dying operand's register is
+// a result's first choice), and no result is computed into the register
+// before (analyse_vectors' hints).
+void BlockCompiler::keep_replayed_registers() {
+  for (Value i = 0; i < n_; ++i) {
+    const Inst& in = b_.at(i);
+    const unsigned r = vec_.region[i];
+    if (r == 0 || in.dead) continue;
+    if (may_observe_guest_state(in.op) || (in.op == Opcode::FpRegionCheck && vec_.regions[r].checked_at_end))
+      vec_.regions[r].last_exit = i;
+  }
+  for (const XmmRegionInfo& info : vec_.regions) {
+    if (info.last_exit == ir::kNoValue) continue;
+    for (unsigned g = 0; g < 16; ++g) {
+      if (!(info.entry_read & (1u << g))) continue;
+      Value& last = last_use_[rep_[info.entry[g]]];
+      last = std::max(last, info.last_exit);
+    }
+  }
+}
+
 void BlockCompiler::analyse_vectors() {
   vec_.hint_guest.assign(n_, -1);
   for (auto& h : vec_.holders) h.clear();
@@ -80,6 +175,13 @@ void BlockCompiler::analyse_vectors() {
   auto try_hint = [&](Value v, Value j, unsigned g) {
     const Inst& def = b_.at(v);
     if (def.type != Type::V128 || def.op == Opcode::GetXmm || vec_.hint_guest[v] >= 0) return false;
+    // A fault between v and j must find the register as it was, except
+    // inside an XMM commit region, where a fault runs the region again
+    // from its start (ir::Inst::replay): there only a register the region
+    // reads must keep the value it had at the start.
+    const unsigned region = vec_.region_of(v);
+    const bool old_value_replayed =
+        region == 0 || vec_.region_of(j) != region || (vec_.regions[region].entry_read & (1u << g));
     for (Value r : reads[g]) {
       if (r > v) break;
       if (last_use_[r] > v) return false;  // the old value is still needed
@@ -88,7 +190,9 @@ void BlockCompiler::analyse_vectors() {
       const Inst& x = b_.at(i);
       if (x.dead) continue;
       bool same_reg = (x.op == Opcode::GetXmm || x.op == Opcode::SetXmm) && x.aux == g;
-      if (same_reg || may_observe_guest_state(x.op)) return false;
+      const bool observes = may_observe_guest_state(x.op) ||
+                            (x.op == Opcode::FpRegionCheck && vec_.region_checked_at_end(i));
+      if (same_reg || (observes && old_value_replayed)) return false;
     }
     vec_.hint_guest[v] = static_cast<int8_t>(g);
     return true;
@@ -179,7 +283,7 @@ void BlockCompiler::find_low_only() {
 
 void BlockCompiler::emit_cold_paths() {
   for (auto& p : vec_.cold) {
-    mark_insn(p->guest);
+    mark_reported(p->guest, p->reported, p->replay);
     a_.bind(p->entry);
     p->body(a_, p->resume);
     a_.b(p->resume);
@@ -192,7 +296,7 @@ void BlockCompiler::emit_cold_paths() {
     a_.str(Size::X, regmap::kTmp0, mem(regmap::kState, offsetof(GuestState, rip)));
     save_guest_state();
     a_.mov(Size::X, x0, regmap::kState);
-    a_.mov_imm(Size::W, x1, SIGSEGV);
+    a_.mov(Size::W, x1, regmap::kTmp1);  // SIGSEGV, or kTrapReplay
     call_host(reinterpret_cast<uint64_t>(cfg_.raise_signal));
     load_guest_state();
     a_.ldr(Size::X, regmap::kTmp1, mem(regmap::kState, offsetof(GuestState, rip)));
@@ -218,6 +322,7 @@ void VectorLowering::lower(Value v) {
     case Opcode::VLoad:
     case Opcode::VStore: lower_memory(v); break;
     case Opcode::VCheckAlign: lower_check_align(v); break;
+    case Opcode::FpRegionCheck: end_checked_region(v); break;
     case Opcode::VUnary:
     case Opcode::VBinary:
     case Opcode::VTernary: lower_vecop(v); break;
@@ -299,8 +404,7 @@ bool VectorLowering::move_to_copy(Value r) {
 }
 
 void VectorLowering::cold(Cond cond, std::function<void(Assembler&, Label&)> body) {
-  auto p = std::make_unique<ColdPath>();
-  p->guest = c_.current_rip_;
+  auto p = c_.new_cold_path();
   a_.b(cond, p->entry);
   a_.bind(p->resume);
   p->body = std::move(body);
@@ -354,12 +458,17 @@ void VectorLowering::lower_check_align(Value v) {
   const Inst& in = inst(v);
   Reg addr = c_.use(in.args[0], kTmp0);
   a_.tst(Size::X, addr, uint64_t{15});
-  uint64_t rip = in.imm;
+  // In an XMM commit region the registers are those of the region's
+  // start: the runtime runs the region again up to here (kTrapReplay).
+  const bool replay = c_.replay_ != 0;
+  const uint64_t rip = replay ? c_.reported_rip_ : in.imm;
+  const auto code = static_cast<uint64_t>(replay ? kTrapReplay | c_.replay_ : SIGSEGV);
   Label* stub = &c_.vec_.segv_stub;
   c_.vec_.segv_used = true;
   Label* literal = &c_.pooled_guest_address(rip);
-  cold(Cond::NE, [stub, literal](Assembler& a, Label&) {
+  cold(Cond::NE, [stub, literal, code](Assembler& a, Label&) {
     a.ldr(Size::X, kTmp0, *literal);
+    a.mov_imm(Size::W, regmap::kTmp1, code);
     a.b(*stub);
   });
 }

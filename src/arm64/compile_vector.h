@@ -16,12 +16,7 @@ namespace phybin::arm64 {
 inline VArr farr(unsigned lane) { return lane == 3 ? VArr::D2 : VArr::S4; }
 inline FSize fsize(unsigned lane) { return lane == 3 ? FSize::D : FSize::S; }
 
-// Whether `in` is a vector operation of family f.
-inline bool in_family(const ir::Inst& in, ir::VecFamily f) {
-  const bool vector = in.op == ir::Opcode::VUnary || in.op == ir::Opcode::VBinary || in.op == ir::Opcode::VTernary;
-  const auto op = static_cast<ir::VecOp>(in.aux);
-  return vector && op < ir::VecOp::Count && ir::vecop_family(op) == f;
-}
+using ir::in_family;
 
 // One operation of a NaN-check group, with its registers (compile_vector_nan.cpp).
 struct NanStep {
@@ -45,6 +40,10 @@ class VectorLowering {
  public:
   explicit VectorLowering(BlockCompiler& bc) : c_(bc), a_(bc.a_) {}
   void lower(ir::Value v);
+  // Before the first instruction of an XMM commit region whose arithmetic
+  // is checked at its end (compile_vector_nan.cpp; the check is the
+  // region's FpRegionCheck).
+  void begin_checked_region();
 
  private:
   // ---- common (compile_vector.cpp)
@@ -59,6 +58,7 @@ class VectorLowering {
   void lower_set_xmm(ir::Value v);
   void lower_memory(ir::Value v);
   void lower_check_align(ir::Value v);
+  void end_checked_region(ir::Value v);
   void copy(VReg d, VReg s) {
     if (d != s) a_.mov(VArr::B16, d, s);
   }
@@ -130,6 +130,8 @@ class VectorLowering {
   };
   FpRegs packed_regs(ir::Value v, bool unary);
   FpRegs scalar_regs(ir::Value v);
+  bool checked_at_region_end(ir::Value v) const;
+  bool checked_here(ir::Value v) const;
   void check_packed(ir::Value v, FpRegs& o);
   void check_scalar(ir::Value v, FpRegs& o);
   void finish_scalar(ir::Value v, const FpRegs& o);

@@ -107,14 +107,26 @@ VectorLowering::FpRegs VectorLowering::packed_regs(Value v, bool unary) {
   o.y = unary ? o.x : vreg_of(i.args[1]);
   o.group = nan_group(v);
   o.d = def(v);
-  o.r = c_.cfg_.exact_fp_nan && (o.d == o.x || o.d == o.y || reads_register(o.group, o.d)) ? kVTmp0 : o.d;
+  const bool keep = c_.cfg_.exact_fp_nan && !checked_at_region_end(v);
+  o.r = keep && (o.d == o.x || o.d == o.y || reads_register(o.group, o.d)) ? kVTmp0 : o.d;
   return o;
 }
 
-// A group member is checked by its group's last operation.
+// An arithmetic operation of a region checked at its end: no check of its
+// own, no fix-up reading its operands again.
+bool VectorLowering::checked_at_region_end(Value v) const {
+  return c_.vec_.region_checked_at_end(v) && in_family(inst(v), ir::VecFamily::FpArith);
+}
+
+// Whether operation v is checked for x86's NaN rules where it stands: not a
+// group member (its group's last operation checks it) nor checked at its
+// region's end.
+bool VectorLowering::checked_here(Value v) const {
+  return c_.cfg_.exact_fp_nan && c_.vec_.nan_root_of(v) == ir::kNoValue && !checked_at_region_end(v);
+}
+
 void VectorLowering::check_packed(Value v, FpRegs& o) {
-  if (c_.cfg_.exact_fp_nan && c_.vec_.nan_root_of(v) == ir::kNoValue)
-    check_nan(v, o.r, o.x, o.y, o.r == kVTmp0 ? scratch() : kVTmp0, std::move(o.group));
+  if (checked_here(v)) check_nan(v, o.r, o.x, o.y, o.r == kVTmp0 ? scratch() : kVTmp0, std::move(o.group));
 }
 
 void VectorLowering::lower_fp_packed(Value v, FpArithOp op) {
@@ -159,14 +171,14 @@ VectorLowering::FpRegs VectorLowering::scalar_regs(Value v) {
   o.low_only = c_.vec_.is_low_only(v);
   o.whole = !o.low_only && c_.vec_.zero_above(i.args[0], i.lane);
   o.d = o.low_only || o.whole ? def(v) : kVTmp0;
-  o.r = o.d == o.x || o.d == o.y || reads_register(o.group, o.d) ? kVTmp0 : o.d;  // operands stay for the NaN rule
+  // The operands stay for the NaN rule.
+  const bool keep = !checked_at_region_end(v);
+  o.r = keep && (o.d == o.x || o.d == o.y || reads_register(o.group, o.d)) ? kVTmp0 : o.d;
   return o;
 }
 
-// A group member is checked by its group.
 void VectorLowering::check_scalar(Value v, FpRegs& o) {
-  if (c_.cfg_.exact_fp_nan && c_.vec_.nan_root_of(v) == ir::kNoValue)
-    check_nan(v, o.r, o.x, o.y, kVTmp0, std::move(o.group));
+  if (checked_here(v)) check_nan(v, o.r, o.x, o.y, kVTmp0, std::move(o.group));
 }
 
 void VectorLowering::finish_scalar(Value v, const FpRegs& o) {

@@ -13,6 +13,11 @@
 // the unfixed NaN.
 #include "arm64/compile_vector.h"
 
+#include <cstddef>
+
+#include "common/guest_state.h"
+#include "common/mxcsr.h"
+
 namespace phybin::arm64 {
 
 using ir::Inst;
@@ -20,6 +25,8 @@ using ir::Opcode;
 using ir::Value;
 using ir::VecFamily;
 using ir::VecOp;
+using regmap::kTmp0;
+using regmap::kTmp1;
 using regmap::kVTmp0;
 using regmap::kVTmp1;
 
@@ -38,6 +45,7 @@ bool is_unary(FpArithOp op) { return op == FpArithOp::FSqrt || op == FpArithOp::
 bool is_scalar(VecOp op) { return op >= VecOp::FAddScalar && op <= VecOp::FRsqrtScalar; }
 
 constexpr unsigned kMaxGroupMembers = 4;  // their operands stay in registers
+constexpr unsigned kFpsrIocBit = 0;  // invalid operation, x86's IE
 
 }  // namespace
 
@@ -151,6 +159,46 @@ void VectorLowering::check_nan(Value v, VReg r, VReg x, VReg y, VReg t, std::vec
   });
 }
 
+// A region checked at its end (BlockCompiler::find_xmm_regions): FPSR.IOC,
+// sticky, must show only what the region raises, so an IOC from before is
+// moved into GuestState::mxcsr (where MXCSR's IE shows as well) first.
+void VectorLowering::begin_checked_region() {
+  a_.mrs(kTmp0, SysReg::FPSR);
+  auto p = c_.new_cold_path();
+  a_.tbnz(kTmp0, kFpsrIocBit, p->entry);
+  a_.bind(p->resume);
+  p->body = [](Assembler& a, Label&) {
+    a.and_(Size::X, kTmp0, kTmp0, ~(uint64_t{1} << kFpsrIocBit));
+    a.msr(SysReg::FPSR, kTmp0);
+    a.ldr(Size::W, kTmp1, mem(regmap::kState, offsetof(GuestState, mxcsr)));
+    a.orr(Size::W, kTmp1, kTmp1, uint64_t{mxcsr::kIe});
+    a.str(Size::W, kTmp1, mem(regmap::kState, offsetof(GuestState, mxcsr)));
+  };
+  c_.vec_.cold.push_back(std::move(p));
+}
+
+// An invalid operation or a signalling NaN in the region (the cases where
+// AArch64's NaN is not x86's): the region runs again from its start one
+// instruction at a time, each checked (kTrapReplay), and the runtime has
+// it translated with its checks one by one from then on.
+void VectorLowering::end_checked_region(Value v) {
+  if (!c_.vec_.region_checked_at_end(v)) return;
+  a_.mrs(kTmp0, SysReg::FPSR);
+  Label* stub = &c_.vec_.segv_stub;
+  c_.vec_.segv_used = true;
+  Label* literal = &c_.pooled_guest_address(c_.reported_rip_);
+  const auto code = static_cast<uint64_t>(replay_trap(static_cast<unsigned>(inst(v).imm)) | kReplayCheckFailed);
+  auto p = c_.new_cold_path();
+  a_.tbnz(kTmp0, kFpsrIocBit, p->entry);
+  a_.bind(p->resume);
+  p->body = [stub, literal, code](Assembler& a, Label&) {
+    a.ldr(Size::X, kTmp0, *literal);
+    a.mov_imm(Size::W, kTmp1, code);
+    a.b(*stub);
+  };
+  c_.vec_.cold.push_back(std::move(p));
+}
+
 // Which FP operations defer their NaN check to a later one (nan_root), and
 // the operands that must therefore live until that check.
 void BlockCompiler::find_nan_groups() {
@@ -188,14 +236,19 @@ void BlockCompiler::find_nan_groups() {
     const Inst& in = b_.at(p);
     if (in.dead || !propagates_nan(in) || uses[p] != 1 || rep_[p] != p) continue;
     const bool p_scalar = is_scalar(static_cast<VecOp>(in.aux));
-    if (p_scalar && !vec_.is_low_only(p)) continue;
+    // A scalar result zero above its element is all that its AArch64
+    // instruction writes, in the cold path too: any operand of Q.
+    const bool p_whole = p_scalar && vec_.zero_above(p, in.lane);
+    if (p_scalar && !vec_.is_low_only(p) && !p_whole) continue;
     const Value q = last_use_[p];
     if (q >= n_) continue;
     const Inst& qi = b_.at(q);
     if (!propagates_nan(qi) || is_scalar(static_cast<VecOp>(qi.aux)) != p_scalar || qi.lane != in.lane) continue;
     // A scalar result counts through element 0, which Q computes from its
-    // operand b (a only gives the elements above, for the unary ones).
-    if (p_scalar ? qi.args[1] != p : (qi.args[0] != p && qi.args[1] != p)) continue;
+    // operand b (a only gives the elements above, for the unary ones),
+    // and from operand a too for the binary ones when P is whole.
+    const bool p_read = qi.args[1] == p || (qi.args[0] == p && (!p_scalar || (p_whole && !is_unary(family_op<FpArithOp>(static_cast<VecOp>(qi.aux))))));
+    if (!p_read) continue;
     const Value root = vec_.nan_root[q] != ir::kNoValue ? vec_.nan_root[q] : q;
     if (members[root] >= kMaxGroupMembers || crosses_call(p, root)) continue;
     ++members[root];

@@ -241,7 +241,9 @@ void BlockCompiler::analyse() {
   find_side_exit_compares(use_at);
   find_writeback_accesses();
   find_low_only();
+  find_xmm_regions();
   find_nan_groups();  // extends the lives of the operands it keeps
+  choose_region_checks();
   find_destination_hints();
   analyse_vectors();
   loc_.assign(n_, Loc{});
@@ -383,7 +385,7 @@ void BlockCompiler::find_destination_hints() {
     const Inst& in = b_.at(j);
     if (in.dead) continue;
     if (opcode_is_call(in.op) || in.op == Opcode::Trap || in.op == Opcode::FpTrapCheck || in.op == Opcode::SideExit ||
-        may_fault(in.op))
+        in.op == Opcode::FpRegionCheck || may_fault(in.op))
       last_barrier = j;
     if (in.op == Opcode::GetReg) {
       last_touch[in.aux] = j;
@@ -589,7 +591,10 @@ void BlockCompiler::compile() {
   analyse();
   for (Value v = 0; v < n_; ++v) {
     const Inst& in = b_.at(v);
-    if (in.insn_start) mark_insn(b_.guest_start + in.guest_offset);
+    if (in.insn_start) {
+      mark_insn(b_.guest_start + in.guest_offset, in.replay);
+      if (in.replay == 1 && vec_.region_checked_at_end(v)) VectorLowering(*this).begin_checked_region();
+    }
     if (in.dead || folded_[v] || update_in_access_[v]) continue;
     lower(v);
     release_dead_args(v);

@@ -28,6 +28,24 @@ struct ColdPath {
   Label entry, resume;
   std::function<void(Assembler&, Label& resume)> body;
   uint64_t guest = 0;  // address of the guest instruction it belongs to
+  // Where a fault there is reported (BlockCompiler::mark_insn).
+  uint64_t reported = 0;
+  uint8_t replay = 0;
+};
+
+// An XMM commit region of the block (ir::Inst::replay): what the guest
+// XMM registers held at its start (as far as the block shows), which of
+// those values it reads, and whether its SSE arithmetic is checked for
+// x86's NaN rules once, at its FpRegionCheck (FPSR.IOC), instead of
+// operation by operation.
+struct XmmRegionInfo {
+  std::array<ir::Value, 16> entry;
+  uint16_t entry_read = 0, written = 0;
+  unsigned arithmetic = 0;
+  unsigned own_checks = 0;  // instructions of its operations' own NaN checks
+  bool check = false, checked_at_end = false;
+  ir::Value last_exit = ir::kNoValue;  // its last point that may leave for a replay
+  XmmRegionInfo() { entry.fill(ir::kNoValue); }
 };
 
 // What the vector lowering keeps for the whole block (compile_vector*.cpp).
@@ -49,13 +67,20 @@ struct VectorState {
   // NaN-check groups (compile_vector_nan.cpp): the operation that checks
   // this one's NaNs, and a root's first member.
   std::vector<ir::Value> nan_root, nan_first;
+  // The XMM commit region each value belongs to (find_xmm_regions), 0: none,
+  // and what is known of each region (from 1).
+  std::vector<uint16_t> region;
+  std::vector<XmmRegionInfo> regions;
+  unsigned region_of(ir::Value v) const { return region.empty() ? 0 : region[v]; }
+  bool region_checked_at_end(ir::Value v) const { return !regions.empty() && regions[region_of(v)].checked_at_end; }
   bool any_fp_arith = false;  // the block has SSE arithmetic (find_low_only)
   // Empty tables mean "none" (blocks without SSE arithmetic).
   bool is_low_only(ir::Value v) const { return !low_only.empty() && low_only[v]; }
   bool zero_above(ir::Value v, unsigned lane) const { return !width.empty() && width[v] <= (1u << lane); }
   ir::Value nan_root_of(ir::Value v) const { return nan_root.empty() ? ir::kNoValue : nan_root[v]; }
   std::vector<std::unique_ptr<ColdPath>> cold;
-  // Shared by the block's misaligned-access traps: x16 = guest RIP.
+  // Shared by the block's misaligned-access traps: x16 = guest RIP, w17 = the
+  // signal (SIGSEGV, or kTrapReplay in an XMM commit region).
   Label segv_stub;
   bool segv_used = false;
   // The last comis/ucomis compare, so that the flags it sets one by one
@@ -152,15 +177,31 @@ class BlockCompiler {
   void lower_call(ir::Value v);
   void lower_native_call(ir::Value v);
   void lower_trap(ir::Value v);
-  // A guest instruction's code starts here.
-  void mark_insn(uint64_t guest) {
+  // A guest instruction's code starts here; replay: its place in an XMM
+  // commit region (ir::Inst::replay), whose first instruction a fault in
+  // it is reported at.
+  void mark_insn(uint64_t guest, uint8_t replay = 0) {
+    if (replay == 1) region_start_ = guest;
+    mark_reported(guest, replay ? region_start_ : guest, replay);
+  }
+  void mark_reported(uint64_t guest, uint64_t reported, uint8_t replay) {
     current_rip_ = guest;
+    reported_rip_ = reported;
+    replay_ = replay;
     if (!marks_) return;
     auto offset = static_cast<uint32_t>(a_.cursor() - block_begin_);
     // The previous instruction produced no code: the fault lookup picks
     // the last mark at or before an offset, so it would never be found.
-    if (!marks_->empty() && marks_->back().host_offset == offset) marks_->back().guest = guest;
-    else marks_->push_back(InsnMark{offset, guest});
+    if (!marks_->empty() && marks_->back().host_offset == offset) marks_->back() = InsnMark{offset, reported, replay};
+    else marks_->push_back(InsnMark{offset, reported, replay});
+  }
+  // A cold path of the instruction being lowered.
+  std::unique_ptr<ColdPath> new_cold_path() {
+    auto path = std::make_unique<ColdPath>();
+    path->guest = current_rip_;
+    path->reported = reported_rip_;
+    path->replay = replay_;
+    return path;
   }
   void save_guest_state();
   void load_guest_state();
@@ -189,6 +230,10 @@ class BlockCompiler {
   void analyse_vectors();   // destination hints of vector values (end of analyse)
   void find_low_only();
   void find_nan_groups();
+  void find_xmm_regions();
+  void note_region_inst(XmmRegionInfo& r, const ir::Inst& in, ir::Value i);
+  void keep_replayed_registers();
+  void choose_region_checks();
   void find_widths();
   void emit_cold_paths();   // after the exit
 
@@ -233,6 +278,9 @@ class BlockCompiler {
   const uint32_t* indirect_entry_ = nullptr;
   Label main_entry_;
   uint64_t current_rip_ = 0;  // guest address of the instruction being lowered
+  uint64_t reported_rip_ = 0;  // where a fault in it is reported (mark_insn)
+  uint8_t replay_ = 0;
+  uint64_t region_start_ = 0;  // of the XMM commit region being lowered
   struct PooledAddress {
     uint64_t guest = 0;
     Label literal;

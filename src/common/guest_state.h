@@ -37,6 +37,13 @@ constexpr int kTrapDebug = 0xC3;
 // selector with RPL cleared) in the signal frame's err; SIGSEGV.
 constexpr int kTrapGpError = 0x10000;
 constexpr int gp_error(uint16_t selector) { return kTrapGpError | (selector & 0xfffc); }
+// A trap inside an XMM commit region (ir::Inst::replay): no signal yet.
+// RIP is the region's start; the runtime runs the first `count` of its
+// instructions again one at a time, and the trap comes from the last.
+constexpr int kTrapReplay = 0x20000;
+constexpr int replay_trap(unsigned count) { return kTrapReplay | static_cast<int>(count); }
+// With kTrapReplay: the region's check at its end failed (ir FpRegionCheck).
+constexpr int kReplayCheckFailed = 0x100;
 // `int n` through a gate user code may not pass: #GP whose error code names
 // the IDT entry (vector << 3, and bit 1 for "IDT").
 constexpr int gp_error_idt(uint8_t vector) { return kTrapGpError | (vector << 3) | 2; }

@@ -97,6 +97,18 @@ class Builder {
     return false;
   }
 
+  // Guest XMM registers.  In an XMM commit region, from defer_xmm_writes()
+  // to commit_xmm_writes(), set_xmm writes no register but is held back
+  // (the last one per register), and get_xmm of a held register is the
+  // held value; commit_xmm_writes() emits the held writes.  The frontend
+  // brackets runs of SSE instructions that write nothing but XMM registers
+  // (x86/xmm_regions.cpp).
+  Value get_xmm(uint8_t xmm);
+  void set_xmm(uint8_t xmm, Value v);
+  void defer_xmm_writes() { deferring_xmm_ = true; }
+  void commit_xmm_writes();
+  bool deferring_xmm_writes() const { return deferring_xmm_; }
+
   Type type_of(Value v) const { return block_.at(v).type; }
   bool is_const(Value v) const { return block_.at(v).op == Opcode::Const; }
   uint64_t const_value(Value v) const { return block_.at(v).imm; }
@@ -106,6 +118,9 @@ class Builder {
 
   Block& block_;
   FpMode fp_mode_;
+  bool deferring_xmm_ = false;
+  uint16_t held_xmm_mask_ = 0;
+  Value held_xmm_[16] = {};
 };
 
 }  // namespace phybin::ir

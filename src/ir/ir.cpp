@@ -239,6 +239,27 @@ Value Builder::emit(Opcode op, Type type, Value a, Value b, Value c, uint64_t im
   return static_cast<Value>(block_.insts.size() - 1);
 }
 
+Value Builder::get_xmm(uint8_t xmm) {
+  if (held_xmm_mask_ & (1u << xmm)) return held_xmm_[xmm];
+  return emit(Opcode::GetXmm, Type::V128, kNoValue, kNoValue, kNoValue, 0, xmm);
+}
+
+void Builder::set_xmm(uint8_t xmm, Value v) {
+  if (!deferring_xmm_) {
+    emit(Opcode::SetXmm, Type::Void, v, kNoValue, kNoValue, 0, xmm);
+    return;
+  }
+  held_xmm_[xmm] = v;
+  held_xmm_mask_ = static_cast<uint16_t>(held_xmm_mask_ | (1u << xmm));
+}
+
+void Builder::commit_xmm_writes() {
+  deferring_xmm_ = false;
+  for (uint8_t x = 0; x < 16; ++x)
+    if (held_xmm_mask_ & (1u << x)) emit(Opcode::SetXmm, Type::Void, held_xmm_[x], kNoValue, kNoValue, 0, x);
+  held_xmm_mask_ = 0;
+}
+
 Value Builder::zext(Type to, Value v) {
   Type from = type_of(v);
   if (from == to) return v;

@@ -85,9 +85,23 @@ struct Inst {
   // those flags in place.  Kept in the instruction, not in a table of its
   // own: no allocation, no extra IR for passes.
   bool insn_start = false;
+  // On an insn_start: 0, or this instruction is the replay-th of an XMM
+  // commit region (Builder::defer_xmm_writes), which holds its XMM writes
+  // back to the region's end.  A fault inside the region finds the guest
+  // registers as they were at the region's first instruction; the runtime
+  // then runs the region again from there, one instruction at a time, for
+  // `replay` instructions, so that the fault comes again where it belongs.
+  uint8_t replay = 0;
   uint16_t guest_offset = 0;
   uint16_t flags_live_in = 0;
 };
+
+// Whether `in` is a vector operation of family f.
+inline bool in_family(const Inst& in, VecFamily f) {
+  const bool vector = in.op == Opcode::VUnary || in.op == Opcode::VBinary || in.op == Opcode::VTernary;
+  const auto op = static_cast<VecOp>(in.aux);
+  return vector && op < VecOp::Count && vecop_family(op) == f;
+}
 
 enum class ExitKind : uint8_t {
   Jump,          // to target (a constant guest address): linkable
@@ -127,6 +141,7 @@ struct Block {
   // RFLAGS bits the block reads before writing them: entered through an
   // indirect jump, it must first apply a pending lazy record.
   uint64_t flags_live_in = 0;
+  bool xmm_regions = false;  // some instructions have a replay count (Inst::replay)
   std::vector<Inst> insts;
   std::vector<SideExitInfo> side_exits;  // of the SideExit instructions, by their aux
   Exit exit;

@@ -123,7 +123,9 @@ void eliminate_dead_flags(Block& block) {
         case Opcode::FpTrapCheck:
         case Opcode::Trap: live = ~uint64_t{0}; break;
         case Opcode::Load: case Opcode::Store: case Opcode::VLoad: case Opcode::VStore:
-        case Opcode::VCheckAlign: case Opcode::AtomicRmw: case Opcode::AtomicCas: may_fault = true; break;
+        case Opcode::VCheckAlign: case Opcode::AtomicRmw: case Opcode::AtomicCas: case Opcode::FpRegionCheck:
+          may_fault = true;
+          break;
         default: break;
       }
     }
@@ -171,6 +173,7 @@ void eliminate_dead_register_writes(Block& block) {
       case Opcode::VCheckAlign:
       case Opcode::AtomicRmw:
       case Opcode::AtomicCas:
+      case Opcode::FpRegionCheck:
         overwritten = 0;
         xmm_overwritten = 0;
         break;

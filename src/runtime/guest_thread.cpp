@@ -49,6 +49,12 @@ GuestThread* GuestThread::current() { return t_current; }
 
 namespace {
 
+// Hooks::region_check_failed, asked while translating.
+bool region_check_failed(uint64_t guest) {
+  GuestThread* thread = GuestThread::current();
+  return thread && thread->process().region_check_failed(guest);
+}
+
 // PHYBIN_PROFILE's counter for the block being translated.
 uint64_t* profile_block_counter(uint64_t guest) {
   GuestThread* thread = GuestThread::current();
@@ -65,6 +71,7 @@ x86::Hooks GuestThread::hooks() {
   hooks.native_call = &native_call_shape;
   hooks.raise_signal = &raise_guest_signal;
   hooks.fp_traps_changed = &GuestThread::fp_traps_changed;
+  hooks.region_check_failed = &region_check_failed;
   return hooks;
 }
 
@@ -149,10 +156,19 @@ BlockTable::Index GuestThread::translate_block(uint64_t pc) {
 const uint32_t* GuestThread::translate_unregistered(uint64_t pc) {
   const TablesGuard guard(process_.tables());  // reads guest code (hold_code_readers)
   try {
-    return emit(build_block(pc, 1)).code;
+    const Process::Emitted code = emit(build_block(pc, 1));
+    step_ = Step{code.code, code.words, pc};
+    return code.code;
   } catch (const arm64::BlockTooComplex&) {
     throw cannot_allocate(pc);
   }
+}
+
+bool GuestThread::step_holds(const void* pc, uint64_t& guest_pc) const {
+  const auto* word = static_cast<const uint32_t*>(pc);
+  if (!step_.code || word < step_.code || word >= step_.code + step_.words) return false;
+  guest_pc = step_.pc;
+  return true;
 }
 
 void GuestThread::translate_for_children() {
@@ -285,18 +301,31 @@ void GuestThread::dispatch(uint64_t stop) {
     auto* site = reinterpret_cast<uint32_t*>(state.exit_link);
     state.exit_link = 0;
     if (process_.invalidations_deferred()) process_.run_deferred_invalidations();
-    // A handler now runs instead of the exit's target: nothing to link.
-    if ((sys::signals_pending() || sys::signals_held()) && sys::deliver_pending_signals(state)) site = nullptr;
+    if (failed_region_) {
+      process_.note_region_check_failed(failed_region_);
+      failed_region_ = 0;
+    }
+    // A handler now runs instead of the exit's target: nothing to link
+    // (and no replay of a region the handler interrupts).
+    if ((sys::signals_pending() || sys::signals_held()) && sys::deliver_pending_signals(state)) {
+      site = nullptr;
+      replay_steps_ = 0;
+    }
     if (fp_mode_changed()) {
       change_fp_mode();
       site = nullptr;
     }
     const uint32_t* code = nullptr;
     try {
-      if (unprotected_step_) {
+      if (unprotected_step_ || replay_steps_) {
         const unsigned made = process_.flush_count();
         const uint32_t* step = translate_unregistered(state.rip);
-        if (enter_if_current(step, made)) unprotected_step_ = 0;
+        const bool ran = enter_if_current(step, made);
+        step_ = Step{};
+        if (ran) {
+          if (unprotected_step_) unprotected_step_ = 0;
+          else replay_steps_ = replay_steps_ - 1;
+        }
         generation = process_.flush_count() + 1;  // its exit is not worth linking
         continue;
       }

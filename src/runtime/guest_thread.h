@@ -92,6 +92,17 @@ class GuestThread {
   // own block (handle_code_write dropped the block) must take effect before
   // that code runs, and the store must not fault again.
   void request_unprotected_step() { unprotected_step_ = 1; }
+  // A fault inside an XMM commit region, which starts at the guest RIP
+  // (ir::Inst::replay): the next dispatches run `count` instructions from
+  // there one at a time, each translated alone, so that the fault comes
+  // again at its own instruction with the registers as the CPU leaves them.
+  void request_replay(unsigned count) { replay_steps_ = count; }
+  // ...because the check at the region's end failed: the next dispatch
+  // has the region translated with each operation checked.
+  void note_region_check_failed(uint64_t start) { failed_region_ = start; }
+  // Whether host `pc` is in the one-instruction translation running now
+  // (unprotected step or replay, not in the block table), and its guest pc.
+  bool step_holds(const void* pc, uint64_t& guest_pc) const;
   // Async signal handler: makes the translated code running at host `pc`
   // come back to the dispatcher at its next block exit.
   void force_exit(const void* pc);
@@ -178,6 +189,14 @@ class GuestThread {
   bool forget_code_pending_ = false;  // frontend caches hold changed code
   bool ending_ = false;               // exit called: run() returns
   volatile sig_atomic_t unprotected_step_ = 0;
+  volatile sig_atomic_t replay_steps_ = 0;  // request_replay
+  uint64_t failed_region_ = 0;              // note_region_check_failed
+  struct Step {
+    const uint32_t* code = nullptr;
+    uint32_t words = 0;
+    uint64_t pc = 0;
+  };
+  Step step_;  // the one-instruction translation being run (step_holds)
   std::atomic<Where> where_{Where::Outside};
 };
 

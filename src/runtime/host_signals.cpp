@@ -110,6 +110,14 @@ bool divert_guest_fault(int sig, siginfo_t* info, ucontext_t* uc, GuestThread& t
     capture_guest_registers(st, mc);
     st.rip = at.guest_pc;
     thread.repair_fault_flags(at.block_start);
+    // In an XMM commit region the registers are those of its start:
+    // running it again brings the fault back where it belongs.
+    if (at.replay) thread.request_replay(at.replay);
+    else sys::queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));
+  } else if (in_translated_code && thread.step_holds(pc, at.guest_pc)) {
+    capture_guest_registers(st, mc);
+    st.rip = at.guest_pc;
+    thread.repair_fault_flags(at.guest_pc);
     sys::queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));
   } else if (!process.in_code_cache(pc)) {
     sys::queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));

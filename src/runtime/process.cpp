@@ -43,6 +43,7 @@ x86::FrontendOptions host_frontend_options(const RuntimeOptions& options) {
   out.host_pmull = options.host_pmull && host_has(HostFeature::Pmull);
   out.host_aes = options.host_aes && host_has(HostFeature::Aes);
   out.side_exits = options.superblocks;
+  out.fp_regions = options.fp_regions;
   return out;
 }
 
@@ -339,7 +340,9 @@ bool Process::running_insn(const void* pc, RunningInsn& out) const {
   const TablesGuard guard(tables_);
   BlockTable::Index b = blocks_.find_host(pc);
   if (b == BlockTable::kNone) return false;
-  out = RunningInsn{blocks_.guest_pc_at(b, pc), blocks_.at(b).guest_start, blocks_.at(b).guest_end};
+  out.guest_pc = blocks_.guest_pc_at(b, pc, &out.replay);
+  out.block_start = blocks_.at(b).guest_start;
+  out.block_end = blocks_.at(b).guest_end;
   return true;
 }
 
@@ -443,6 +446,14 @@ void Process::invalidate(uint64_t start, uint64_t length) {
   const uint64_t end = start + length < start ? ~uint64_t{0} : start + length;
   if (blocks_.has_code_in(start, end)) drop_code(start, end);
   flags.busy = was_busy;
+}
+
+void Process::note_region_check_failed(uint64_t start) {
+  const TablesGuard guard(tables_);
+  logf(LogLevel::Debug, "phybin: the XMM region at %#llx checks each operation from now on",
+       static_cast<unsigned long long>(start));
+  failed_region_checks_.insert(start);
+  if (blocks_.has_code_in(start, start + 1)) drop_code(start, start + 1);
 }
 
 bool Process::unprotect_all_code() {

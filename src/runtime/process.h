@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <unordered_set>
 #include <vector>
 
 #include "arm64/backend.h"
@@ -80,6 +81,7 @@ struct RuntimeOptions {
   bool host_pmull = true;  // its 64x64-bit PMULL
   bool host_aes = true;    // its AES instructions
   bool superblocks = true;  // x86::FrontendOptions::side_exits
+  bool fp_regions = true;   // x86::FrontendOptions::fp_regions
   bool host_lse = true;    // its LSE atomics (ARMv8.1)
   TsoMode tso = TsoMode::Auto;
   unsigned max_block_insns = 48;
@@ -197,6 +199,9 @@ class Process {
   // block's guest code begins and ends.
   struct RunningInsn {
     uint64_t guest_pc, block_start, block_end;
+    // Nonzero: guest_pc is the start of an XMM commit region, to be run
+    // again for `replay` instructions (ir::Inst::replay).
+    unsigned replay = 0;
   };
   bool running_insn(const void* pc, RunningInsn& out) const;
   // The start of a translated block whose guest code holds `rip`, or 0
@@ -217,6 +222,12 @@ class Process {
   // ProcessConfig::invalidate_code: guest memory [start, start + length)
   // was unmapped, remapped or changed protection.
   void invalidate(uint64_t start, uint64_t length);
+  // The check at the end of the XMM commit region that starts at `start`
+  // failed (ir FpRegionCheck): the blocks holding it are dropped, and from
+  // now on it is translated with each operation checked (the frontend asks
+  // region_check_failed, under the tables' lock).
+  void note_region_check_failed(uint64_t start);
+  bool region_check_failed(uint64_t start) const { return failed_region_checks_.contains(start); }
   // A system call failed with EFAULT: makes every protected guest page
   // writable again (dropping its code), as the host kernel cannot write
   // them.  False when none was protected.
@@ -300,6 +311,7 @@ class Process {
   // own (save_translations), or every child that exits would write the
   // whole image again.
   uint64_t blocks_at_fork_ = 0;
+  std::unordered_set<uint64_t> failed_region_checks_;  // note_region_check_failed
 };
 
 }  // namespace phybin::runtime

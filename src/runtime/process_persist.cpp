@@ -119,7 +119,8 @@ uint64_t Process::settings_fingerprint() const {
                      uint64_t{frontend_options_.host_crc32}, uint64_t{frontend_options_.host_pmull},
                      uint64_t{frontend_options_.host_aes}, uint64_t{options_.exact_mxcsr},
                      uint64_t{backend_.lse}, uint64_t{backend_.tso}, uint64_t{backend_.lrcpc},
-                     protect_.page_size(), uint64_t{frontend_options_.side_exits}})
+                     protect_.page_size(), uint64_t{frontend_options_.side_exits},
+                     uint64_t{frontend_options_.fp_regions}})
     h = mix(h, v);
   return h;
 }

@@ -13,13 +13,18 @@
 namespace phybin::runtime {
 
 void raise_guest_signal(GuestState* state, int signal) {
+  GuestThread* thread = GuestThread::of(state);
+  if (thread && (signal & kTrapReplay)) {  // RIP is the region's start (GuestThread::request_replay)
+    if (signal & kReplayCheckFailed) thread->note_region_check_failed(state->rip);
+    thread->request_replay(static_cast<unsigned>(signal & 0xff));
+    thread->leave_to_dispatcher();
+  }
   uint64_t error_code = 0;  // of a #GP
   if (signal & kTrapGpError) {
     error_code = static_cast<uint64_t>(signal & 0xffff);
     signal = SIGSEGV;
   }
   logf(LogLevel::Info, "phybin: guest signal %d at %#llx", signal, static_cast<unsigned long long>(state->rip));
-  GuestThread* thread = GuestThread::of(state);
   if (!thread) sys::die_of_signal(signal);
   if (signal == kTrapUntranslatable) {
     thread->untranslatable();

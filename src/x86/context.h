@@ -35,6 +35,11 @@ struct Hooks {
   // PHYBIN_PROFILE: a counter the block at `guest` increments as it
   // starts (its run count), or nullptr.
   uint64_t* (*block_counter)(uint64_t guest) = nullptr;
+  // True when the XMM commit region starting at `guest` found x86's NaN
+  // rules broken at its end before (ir FpRegionCheck): its operations are
+  // then checked one by one, so that a program making NaNs of invalid
+  // operations all the time does not replay the region every time.
+  bool (*region_check_failed)(uint64_t guest) = nullptr;
 };
 
 // The last instruction that set the arithmetic flags in this block, so a

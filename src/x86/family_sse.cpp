@@ -36,7 +36,7 @@ void check_align(Ctx& c, Value addr) {
 Value read_vec(Ctx& c, int index, bool aligned) {
   const ZydisDecodedOperand& op = c.op(index);
   if (op.type == ZYDIS_OPERAND_TYPE_REGISTER)
-    return c.b.emit(Opcode::GetXmm, Type::V128, ir::kNoValue, ir::kNoValue, ir::kNoValue, 0, xmm_index(op));
+    return c.b.get_xmm(xmm_index(op));
   Value addr = effective_address(c, index);
   if (aligned) check_align(c, addr);
   return c.b.vload(addr, op.size / 8);
@@ -45,7 +45,7 @@ Value read_vec(Ctx& c, int index, bool aligned) {
 void write_vec(Ctx& c, int index, Value v, bool aligned) {
   const ZydisDecodedOperand& op = c.op(index);
   if (op.type == ZYDIS_OPERAND_TYPE_REGISTER) {
-    c.b.emit(Opcode::SetXmm, Type::Void, v, ir::kNoValue, ir::kNoValue, 0, xmm_index(op));
+    c.b.set_xmm(xmm_index(op), v);
     return;
   }
   Value addr = effective_address(c, index);
@@ -79,7 +79,7 @@ bool unary(Ctx& c, VecOp op, unsigned lane, uint64_t imm) {
 }
 
 Value read_xmm0(Ctx& c) {
-  return c.b.emit(Opcode::GetXmm, Type::V128, ir::kNoValue, ir::kNoValue, ir::kNoValue, 0, 0);
+  return c.b.get_xmm(0);
 }
 
 bool call_vector_helper(Ctx& c, VectorHelperOp op, uint64_t imm) {

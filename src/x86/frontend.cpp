@@ -218,6 +218,7 @@ void Frontend::translate(uint64_t rip, unsigned max_insns, ir::Block& block) con
   block.guest_end = 0;
   block.guest_insns = 0;
   block.flags_live_in = 0;
+  block.xmm_regions = false;
   block.exit = ir::Exit{};
   block.side_exits.clear();
   block.insts.reserve(max_insns * 16);
@@ -304,13 +305,29 @@ void Frontend::translate(uint64_t rip, unsigned max_insns, ir::Block& block) con
       break;
     }
   const LazyRequest lazy{lazy_at < count, lazy_at < count ? register_record(insns, lazy_at, count) : 0};
-  if (emit_insns(b, insns, count, liveness, spills, lazy_at, lazy) || lazy_at == count) return;
-  // The lazy record did not work out (see emit_insns): compute the flags.
+  region_.on = options_.fp_regions && !fp_traps_ && !fp_mode_.any();
+  // emit_insns fails when an instruction of a region made IR a region
+  // cannot hold (then without regions) or when the lazy record did not
+  // work out (then computing the flags): emitted again.
+  for (bool lazy_on = lazy_at < count;;) {
+    region_.failed = false;
+    if (emit_insns(b, insns, count, liveness, spills, lazy_on ? lazy_at : count, lazy_on ? lazy : LazyRequest{}))
+      return;
+    restart_block(b);
+    if (region_.failed) region_.on = false;
+    else if (lazy_on) lazy_on = false;
+    else return;  // no other way to fail
+  }
+}
+
+void Frontend::restart_block(ir::Builder& b) const {
+  ir::Block& block = b.block();
+  if (b.deferring_xmm_writes()) b.commit_xmm_writes();
   block.insts.clear();
   block.side_exits.clear();
   block.guest_insns = 0;
+  block.xmm_regions = false;
   block.exit = ir::Exit{};
-  emit_insns(b, insns, count, liveness, spills, count, LazyRequest{});
 }
 
 // The IR of insns[0..count), with flags live after each as given; the
@@ -323,7 +340,15 @@ bool Frontend::emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count
   bool ends = false, lazy_recorded = false;
   uint64_t record = 0;
   size_t after_lazy = block.insts.size();
+  XmmRegion& region = region_;
+  region.count = 0;
   for (size_t i = 0; i < count && !ends; ++i) {
+    // A region takes an instruction that writes only XMM registers (and
+    // saves no flag input for the fault path), up to 63 (the fault path's
+    // count of them has six bits).
+    const bool in_region = region.on && spills.reg[i] < 0 && i != lazy_at && commits_only_xmm(insns[i]);
+    if (b.deferring_xmm_writes() && (!in_region || region.count == kMaxReplay)) close_region(b, region);
+    if (in_region && !b.deferring_xmm_writes()) b.defer_xmm_writes();
     const size_t first = block.insts.size();
     LazyRequest lazy = i == lazy_at ? lazy_request : LazyRequest{};
     const auto save_spill = [&] {
@@ -331,12 +356,21 @@ bool Frontend::emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count
     };
     if (spills.reg[i] >= 0 && spills.before[i]) save_spill();
     if (!translate_one(b, insns[i], live.after[i] | kFlagMask(kDF), flags, ends, lazy)) {
+      // What it held back may be half an instruction's: again without regions.
+      if (in_region) {
+        region.failed = true;
+        return false;
+      }
       block.insts.resize(first);
       if (i == 0) {
         trap_block(b, insns[0].address, insns[0].info.length, kTrapUntranslatable);
         return true;
       }
       break;
+    }
+    if (in_region && !note_region_insn(block, first)) {
+      region.failed = true;  // the caller emits the block again without regions
+      return false;
     }
     if (spills.reg[i] >= 0 && !spills.before[i]) save_spill();
     if (ends && i + 1 < count && block.exit.kind == ir::ExitKind::Branch) {
@@ -359,6 +393,8 @@ bool Frontend::emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count
       start.flags_live_in = static_cast<uint16_t>(live.before[i] & kAllArith);
     }
   }
+  if (b.deferring_xmm_writes()) close_region(b, region);
+  if (region.failed) return false;
   const DecodedInsn& last = insns[block.guest_insns - 1];
   block.guest_end = last.address + last.info.length;
   if (!ends) block.exit = ir::Exit{ir::ExitKind::Jump, ir::kNoValue, ir::kNoValue, block.guest_end, 0, 0};

@@ -34,6 +34,13 @@ struct FrontendOptions {
   // through a side exit when taken.  The fall-through path then costs no
   // branch and keeps its values in registers.
   bool side_exits = true;
+  // XMM commit regions: a run of SSE instructions that write nothing but
+  // XMM registers keeps its register writes in IR values and commits them
+  // at its end (ir::Builder::defer_xmm_writes), so that a value nobody
+  // reads is never written, and the NaN checks of the SSE arithmetic
+  // group over the run (arm64/compile_vector_nan.cpp).  A fault inside
+  // the run is replayed from its start (ir::Inst::replay).
+  bool fp_regions = true;
 };
 
 // Where guest code may be fetched from.  The translator never reads guest
@@ -123,6 +130,19 @@ class Frontend {
                               const uint64_t* kept_for_fault, uint64_t live_in) const;
   bool emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count, const Liveness& live,
                   const FaultSpills& spills, size_t lazy_at, LazyRequest lazy) const;
+  // XMM commit regions (FrontendOptions::fp_regions) in the block being
+  // emitted: whether they are on, and the instructions of the open one.
+  struct XmmRegion {
+    bool on = false;
+    bool failed = false;  // an instruction did more than expected: emit again without
+    unsigned count = 0;
+    uint32_t first_inst[kMaxBlockInsns];  // by instruction of the region; ~0u: no IR
+  };
+  bool commits_only_xmm(const DecodedInsn& insn) const;
+  void close_region(ir::Builder& b, XmmRegion& region) const;
+  bool note_region_insn(const ir::Block& block, size_t first) const;
+  static constexpr unsigned kMaxReplay = 63;
+  void restart_block(ir::Builder& b) const;
   uint64_t exit_liveness(const DecodedInsn& last, uint64_t next) const;
   void flags_kept_for_faults(const DecodedInsn* insns, size_t count, uint64_t* kept, FaultSpills& spills) const;
   uint64_t flags_read_after(uint64_t rip, int budget) const;
@@ -155,6 +175,7 @@ class Frontend {
   HandlerTable handlers_;
   bool fp_traps_ = false;
   ir::FpMode fp_mode_;
+  mutable XmmRegion region_;
   HandlerTable mmx_handlers_;  // for instructions with MM register operands
   Handler handler_for(const DecodedInsn& insn) const;
   Hooks hooks_;
