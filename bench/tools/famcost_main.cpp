@@ -29,8 +29,8 @@ double median(std::vector<long> v) {
 }
 
 void print_family(const std::string& family, const std::vector<Row>& rows) {
-  std::printf("### %s\n\n| instruction | fast path, flags dead | fast path, ZF live (jz) | emitted | helper |\n"
-              "|---|---:|---:|---:|---|\n", family.c_str());
+  std::printf("### %s\n\n| instruction | fast path, flags dead | fast path, ZF live (jz, or the row's jcc) | emitted |"
+              " helper |\n|---|---:|---:|---:|---|\n", family.c_str());
   for (const Row& r : rows) {
     if (!r.cost.translated) {
       std::printf("| `%s` | untranslated | | | |\n", r.sample->text.c_str());
@@ -98,7 +98,7 @@ int dump(const std::string& text, const char* file) {
     return 2;
   }
   Meter meter;
-  const Cost cost = meter.measure(s->bytes);
+  const Cost cost = meter.measure(*s);
   if (!cost.translated) {
     std::fprintf(stderr, "famcost: %s\n", cost.error.c_str());
     return 1;
@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
   for (const Sample& s : samples()) {
     if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), s.family) == wanted.end()) continue;
     if (std::find(families.begin(), families.end(), s.family) == families.end()) families.push_back(s.family);
-    rows.push_back({&s, meter.measure(s.bytes)});
+    rows.push_back({&s, meter.measure(s)});
   }
   if (rows.empty()) {
     std::fprintf(stderr, "famcost: no samples of the families given\n");

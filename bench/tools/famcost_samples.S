@@ -1,9 +1,11 @@
 /* The instruction samples of famcost: typical instructions of each family
    phybin translates, in Intel syntax, assembled by the host `as`.  Each
    SAMPLE line names its family; the macro puts the instruction's bytes in
-   famcost_code and a row {family, text, first byte, end} in famcost_table,
-   between famcost_samples and famcost_samples_end (famcost.cpp reads it).
-   PAIR rows measure two instructions together.  Register operands mostly:
+   famcost_code and a row {family, text, first byte, end, jcc} in
+   famcost_table, between famcost_samples and famcost_samples_end
+   (famcost.cpp reads it).
+   PAIR rows measure two instructions together; BRANCH rows name the jcc
+   that reads the instruction's flags.  Register operands mostly:
    memory operands add the address arithmetic and load of the addressing
    mode, the same for every family. */
   .intel_syntax noprefix
@@ -13,13 +15,14 @@
   .globl famcost_samples
 famcost_samples:
 
-/* FAMCOST_ROW: the table row of the code between local labels 1 and 2. */
-.macro FAMCOST_ROW family:req, text:req
+/* FAMCOST_ROW: the table row of the code between local labels 1 and 2;
+   jcc, when given, is the label of a jcc whose condition reads the flags. */
+.macro FAMCOST_ROW family:req, text:req, jcc=0
   .pushsection .rodata.famcost_text, "aMS", @progbits, 1
 .Lfc_family\@: .asciz "\family"
 .Lfc_text\@: .asciz "\text"
   .popsection
-  .quad .Lfc_family\@, .Lfc_text\@, 1b, 2b
+  .quad .Lfc_family\@, .Lfc_text\@, 1b, 2b, \jcc
 .endm
 
 /* SAMPLE family, instruction */
@@ -41,6 +44,22 @@ famcost_samples:
 2:
   .popsection
   FAMCOST_ROW \family, "\first; \second"
+.endm
+
+/* BRANCH family, "instruction", cc: the instruction with its flags read by
+   j<cc> in place of jz (the ZF-live figure).  The jcc is assembled apart,
+   only for its condition: the meter places it as it places jz. */
+.macro BRANCH family:req, insn:req, cc:req
+  .pushsection .rodata.famcost_code, "a"
+1:
+  \insn
+2:
+  .popsection
+  .pushsection .rodata.famcost_jcc, "a"
+3:
+  j\cc 3b
+  .popsection
+  FAMCOST_ROW \family, "\insn; j\cc", 3b
 .endm
 
 SAMPLE alu, add rax, rbx

@@ -15,7 +15,7 @@ Cost cost_of(const std::string& text) {
   const Sample* s = find_sample(text);
   EXPECT_NE(s, nullptr) << text << " is not a sample";
   if (!s) return {};
-  Cost c = Meter().measure(s->bytes);
+  Cost c = Meter().measure(*s);
   EXPECT_TRUE(c.translated) << text << ": " << c.error;
   return c;
 }
