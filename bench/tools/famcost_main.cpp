@@ -66,8 +66,9 @@ void print_summary(const std::vector<std::string>& families, const std::vector<R
 }
 
 // The families whose instructions C compilers put in hot loops.
-const char* const kCommonFamilies[] = {"alu",    "cond",   "shift",  "muldiv",      "bits",       "string",
-                                       "stack",  "sse_int", "sse_fp", "sse_shuffle", "sse_convert"};
+const char* const kCommonFamilies[] = {"alu",    "alu_mem", "mem",     "cond",   "branch",      "shift",      "muldiv",
+                                       "bits",   "string",  "stack",   "sse_int", "sse_fp",     "sse_shuffle",
+                                       "sse_convert"};
 
 bool is_common(const std::string& family) {
   return std::find(std::begin(kCommonFamilies), std::end(kCommonFamilies), family) != std::end(kCommonFamilies);

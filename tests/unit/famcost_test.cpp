@@ -107,6 +107,30 @@ TEST(Famcost, LiveFlagsAreCounted) {
   EXPECT_EQ(mov.zf_live, mov.flags_dead);
 }
 
+// Rows are found by their text (find_sample, --dump): two with one text
+// would hide the second.
+TEST(Famcost, SampleTextsAreUnique) {
+  std::set<std::string> texts;
+  for (const Sample& s : samples()) EXPECT_TRUE(texts.insert(s.text).second) << s.text;
+}
+
+// A BRANCH row is its instruction's bytes alone; its jcc only gives the
+// condition the flags are read with.
+TEST(Famcost, BranchRowsNameTheirCondition) {
+  const Sample* jl = find_sample("cmp rax, rbx; jl");
+  ASSERT_NE(jl, nullptr);
+  EXPECT_EQ(jl->family, "branch");
+  EXPECT_EQ(jl->bytes, find_sample("cmp rax, rbx")->bytes);
+  EXPECT_EQ(jl->live_cond, 0xC);
+  EXPECT_EQ(find_sample("cmp rax, rbx")->live_cond, kCondZ);
+  EXPECT_EQ(find_sample("ucomisd xmm0, xmm1; jp")->live_cond, 0xA);
+  // The compare goes into the branch (cmp, b.lt), which costs less than a
+  // lone jl reading SF and OF from the guest RFLAGS: so the measured jcc is
+  // jl and not jz, whose lone form is cheaper (ubfx, cbnz).
+  EXPECT_LT(cost_of("cmp rax, rbx; jl").zf_live, 0);
+  EXPECT_LT(cost_of("cmp rax, rbx; jl").zf_live, cost_of("cmp rax, rbx").zf_live);
+}
+
 }  // namespace
 }  // namespace phybin::famcost
 #endif
