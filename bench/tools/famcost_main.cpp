@@ -5,12 +5,18 @@
 //   famcost [FAMILY...]     (default: every family)
 //   famcost --dump 'INSN' FILE   writes the AArch64 code of INSN's block
 //     (flags dead) to FILE:  aarch64-linux-gnu-objdump -D -b binary -m aarch64 FILE
+//   famcost --record FILE   writes every sample's counts to FILE (the
+//     instruction-count record, tests/insncount/record.txt)
+//   famcost --check FILE    exit status 1 when a count grew against FILE
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "famcost.h"
+#include "famcost_record.h"
 
 using namespace phybin::famcost;
 
@@ -113,10 +119,49 @@ int dump(const std::string& text, const char* file) {
   return 0;
 }
 
+int write_record(const char* file) {
+  const std::string text = format_record(measure_all(Meter()));
+  std::ofstream out(file, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) {
+    std::fprintf(stderr, "famcost: cannot write %s\n", file);
+    return 1;
+  }
+  return 0;
+}
+
+int check(const char* file) {
+  std::ifstream in(file);
+  if (!in) {
+    std::fprintf(stderr, "famcost: cannot read %s\n", file);
+    return 2;
+  }
+  std::vector<Entry> recorded;
+  try {
+    recorded = parse_record(in);
+  } catch (const std::runtime_error& e) {
+    std::fprintf(stderr, "famcost: %s: %s\n", file, e.what());
+    return 2;
+  }
+  const std::vector<Entry> current = measure_all(Meter());
+  const Verdict v = check_record(recorded, current);
+  for (const std::string& n : v.notes) std::printf("note: %s\n", n.c_str());
+  for (const std::string& f : v.failures) std::printf("FAIL: %s\n", f.c_str());
+  std::printf("famcost --check: %zu forms recorded, %zu measured, %zu failures, %zu notes\n", recorded.size(),
+              current.size(), v.failures.size(), v.notes.size());
+  if (!v.failures.empty() || !v.notes.empty())
+    std::printf("If the change is meant, regenerate the record in the same commit and say why:\n"
+                "  build/host/bench/tools/famcost --record tests/insncount/record.txt\n");
+  return v.failures.empty() ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc == 4 && std::string(argv[1]) == "--dump") return dump(argv[2], argv[3]);
+  if (argc == 3 && std::string(argv[1]) == "--record") return write_record(argv[2]);
+  if (argc == 3 && std::string(argv[1]) == "--check") return check(argv[2]);
   std::vector<std::string> wanted(argv + 1, argv + argc);
   std::vector<std::string> families;
   std::vector<Row> rows;

@@ -8,7 +8,8 @@
    that reads the instruction's flags.  Register operands mostly: memory
    operands add the address arithmetic and load of the addressing mode, the
    same for every family, so the families alu_mem and mem take each
-   addressing mode, the others a few memory forms. */
+   addressing mode, the others a few memory forms.  The rows' counts are
+   recorded in tests/insncount/record.txt (bench/README.md). */
   .intel_syntax noprefix
 
   .section .data.rel.ro.famcost_table, "aw"
