@@ -8,12 +8,14 @@
 #include "ir/passes.h"
 #include "x86/frontend.h"
 
-// The table of famcost_samples.S: {family, text, first byte, end} per row.
+// The table of famcost_samples.S: {family, text, first byte, end, jcc} per
+// row; jcc is null or an assembled jcc whose condition reads the flags.
 struct FamcostRow {
   const char* family;
   const char* text;
   const uint8_t* begin;
   const uint8_t* end;
+  const uint8_t* jcc;
 };
 extern "C" const FamcostRow famcost_samples[];
 extern "C" const FamcostRow famcost_samples_end[];
@@ -35,19 +37,25 @@ std::string readable(const char* text) {
 uint64_t no_syscall(GuestState*, uint64_t, uint64_t) { return 0; }
 void no_signal(GuestState*, int) { std::abort(); }
 
-// The guest code of one measurement: the instruction, the terminator, and
-// successors that write every arithmetic flag (`cmp eax, eax; ret`), so the
-// exit's flag liveness is exactly what the terminator reads.
-enum class Terminator { Jmp, Jz };
+// The condition of the jcc `jcc` points at (short 7x or near 0F 8x).
+uint8_t jcc_condition(const uint8_t* jcc) {
+  return (jcc[0] == 0x0F ? jcc[1] : jcc[0]) & 0xF;
+}
+
+// The guest code of one measurement: the instruction, the terminator (a
+// jmp, or a jcc of a condition), and successors that write every arithmetic
+// flag (`cmp eax, eax; ret`), so the exit's flag liveness is exactly what
+// the terminator reads.
+constexpr int kJmp = -1;  // the terminator is jmp, not a jcc
 constexpr uint8_t kKillFlagsThenRet[] = {0x39, 0xC0, 0xC3};
 
-std::vector<uint8_t> guest_code(const std::vector<uint8_t>& insn, Terminator term) {
+std::vector<uint8_t> guest_code(const std::vector<uint8_t>& insn, int cond) {
   std::vector<uint8_t> code(insn);
-  const int32_t skip = sizeof kKillFlagsThenRet;  // jz skips the fall-through successor
-  if (term == Terminator::Jmp) {
+  const int32_t skip = sizeof kKillFlagsThenRet;  // the jcc skips the fall-through successor
+  if (cond == kJmp) {
     code.insert(code.end(), {0xE9, 0, 0, 0, 0});  // jmp to the next byte
   } else {
-    code.insert(code.end(), {0x0F, 0x84});
+    code.insert(code.end(), {0x0F, uint8_t(0x80 | cond)});
     for (int i = 0; i < 4; ++i) code.push_back(uint8_t(uint32_t(skip) >> (8 * i)));
     code.insert(code.end(), std::begin(kKillFlagsThenRet), std::end(kKillFlagsThenRet));
   }
@@ -81,7 +89,8 @@ const std::vector<Sample>& samples() {
   static const std::vector<Sample> all = [] {
     std::vector<Sample> rows;
     for (const FamcostRow* r = famcost_samples; r != famcost_samples_end; ++r)
-      rows.push_back({r->family, readable(r->text), std::vector<uint8_t>(r->begin, r->end)});
+      rows.push_back({r->family, readable(r->text), std::vector<uint8_t>(r->begin, r->end),
+                      r->jcc ? jcc_condition(r->jcc) : kCondZ});
     return rows;
   }();
   return all;
@@ -131,10 +140,10 @@ struct Meter::Impl {
     return {fast_path_words(std::vector<uint32_t>(first, first + last_words)), long(last_words)};
   }
 
-  Words added_words(const std::vector<uint8_t>& insn, Terminator term, bool& helper) {
+  Words added_words(const std::vector<uint8_t>& insn, int cond, bool& helper) {
     bool baseline_helper = false;
-    const Words base = block_words(guest_code({}, term), baseline_helper);
-    const Words with = block_words(guest_code(insn, term), helper);
+    const Words base = block_words(guest_code({}, cond), baseline_helper);
+    const Words with = block_words(guest_code(insn, cond), helper);
     return {with.fast - base.fast, with.all - base.all};
   }
 };
@@ -147,11 +156,11 @@ std::vector<uint32_t> Meter::last_block() const {
   return std::vector<uint32_t>(first, first + impl_->last_words);
 }
 
-Cost Meter::measure(const std::vector<uint8_t>& insn) const {
+Cost Meter::measure(const std::vector<uint8_t>& insn, uint8_t live_cond) const {
   Cost cost;
   try {
-    cost.zf_live = impl_->added_words(insn, Terminator::Jz, cost.helper).fast;
-    const Impl::Words dead = impl_->added_words(insn, Terminator::Jmp, cost.helper);
+    cost.zf_live = impl_->added_words(insn, live_cond & 0xF, cost.helper).fast;
+    const Impl::Words dead = impl_->added_words(insn, kJmp, cost.helper);
     cost.flags_dead = dead.fast;
     cost.emitted = dead.all;
     cost.translated = true;

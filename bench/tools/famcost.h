@@ -12,10 +12,18 @@
 
 namespace phybin::famcost {
 
+// The condition of jz (0F 84), the jcc a sample's flags are read by unless
+// its row names another.
+constexpr uint8_t kCondZ = 0x4;
+
 struct Sample {
   std::string family;
   std::string text;  // Intel syntax, ", " between operands
   std::vector<uint8_t> bytes;
+  // The condition (low nibble of the jcc opcode) of the jcc that reads the
+  // flags in Cost::zf_live: a BRANCH row's own, else jz.  Not in `bytes`:
+  // the meter places it as it places jz.
+  uint8_t live_cond = kCondZ;
 };
 
 // Every row of famcost_samples.S, in table order.
@@ -31,7 +39,7 @@ struct Cost {
   // misaligned movdqa's fault or the NaN fix-up of SSE arithmetic are out of
   // line behind one), with the flags it writes dead (a `jmp` follows) and
   // with ZF read by a following `jz` (compared with a lone `jz`, which reads
-  // ZF from the guest state).
+  // ZF from the guest state); for a BRANCH row, its own jcc in place of jz.
   long flags_dead = 0;
   long zf_live = 0;
   // All the AArch64 instructions it adds, slow paths included (flags dead).
@@ -48,7 +56,8 @@ class Meter {
  public:
   Meter();
   ~Meter();
-  Cost measure(const std::vector<uint8_t>& insn) const;
+  Cost measure(const std::vector<uint8_t>& insn, uint8_t live_cond = kCondZ) const;
+  Cost measure(const Sample& s) const { return measure(s.bytes, s.live_cond); }
   // The AArch64 code of the last block measure() compiled (the instruction
   // with its flags dead), to read with a disassembler.
   std::vector<uint32_t> last_block() const;

@@ -5,12 +5,18 @@
 //   famcost [FAMILY...]     (default: every family)
 //   famcost --dump 'INSN' FILE   writes the AArch64 code of INSN's block
 //     (flags dead) to FILE:  aarch64-linux-gnu-objdump -D -b binary -m aarch64 FILE
+//   famcost --record FILE   writes every sample's counts to FILE (the
+//     instruction-count record, tests/insncount/record.txt)
+//   famcost --check FILE    exit status 1 when a count grew against FILE
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "famcost.h"
+#include "famcost_record.h"
 
 using namespace phybin::famcost;
 
@@ -29,8 +35,8 @@ double median(std::vector<long> v) {
 }
 
 void print_family(const std::string& family, const std::vector<Row>& rows) {
-  std::printf("### %s\n\n| instruction | fast path, flags dead | fast path, ZF live (jz) | emitted | helper |\n"
-              "|---|---:|---:|---:|---|\n", family.c_str());
+  std::printf("### %s\n\n| instruction | fast path, flags dead | fast path, ZF live (jz, or the row's jcc) | emitted |"
+              " helper |\n|---|---:|---:|---:|---|\n", family.c_str());
   for (const Row& r : rows) {
     if (!r.cost.translated) {
       std::printf("| `%s` | untranslated | | | |\n", r.sample->text.c_str());
@@ -66,8 +72,9 @@ void print_summary(const std::vector<std::string>& families, const std::vector<R
 }
 
 // The families whose instructions C compilers put in hot loops.
-const char* const kCommonFamilies[] = {"alu",    "cond",   "shift",  "muldiv",      "bits",       "string",
-                                       "stack",  "sse_int", "sse_fp", "sse_shuffle", "sse_convert"};
+const char* const kCommonFamilies[] = {"alu",    "alu_mem", "mem",     "cond",   "branch",      "shift",      "muldiv",
+                                       "bits",   "string",  "stack",   "sse_int", "sse_fp",     "sse_shuffle",
+                                       "sse_convert"};
 
 bool is_common(const std::string& family) {
   return std::find(std::begin(kCommonFamilies), std::end(kCommonFamilies), family) != std::end(kCommonFamilies);
@@ -98,7 +105,7 @@ int dump(const std::string& text, const char* file) {
     return 2;
   }
   Meter meter;
-  const Cost cost = meter.measure(s->bytes);
+  const Cost cost = meter.measure(*s);
   if (!cost.translated) {
     std::fprintf(stderr, "famcost: %s\n", cost.error.c_str());
     return 1;
@@ -112,10 +119,49 @@ int dump(const std::string& text, const char* file) {
   return 0;
 }
 
+int write_record(const char* file) {
+  const std::string text = format_record(measure_all(Meter()));
+  std::ofstream out(file, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) {
+    std::fprintf(stderr, "famcost: cannot write %s\n", file);
+    return 1;
+  }
+  return 0;
+}
+
+int check(const char* file) {
+  std::ifstream in(file);
+  if (!in) {
+    std::fprintf(stderr, "famcost: cannot read %s\n", file);
+    return 2;
+  }
+  std::vector<Entry> recorded;
+  try {
+    recorded = parse_record(in);
+  } catch (const std::runtime_error& e) {
+    std::fprintf(stderr, "famcost: %s: %s\n", file, e.what());
+    return 2;
+  }
+  const std::vector<Entry> current = measure_all(Meter());
+  const Verdict v = check_record(recorded, current);
+  for (const std::string& n : v.notes) std::printf("note: %s\n", n.c_str());
+  for (const std::string& f : v.failures) std::printf("FAIL: %s\n", f.c_str());
+  std::printf("famcost --check: %zu forms recorded, %zu measured, %zu failures, %zu notes\n", recorded.size(),
+              current.size(), v.failures.size(), v.notes.size());
+  if (!v.failures.empty() || !v.notes.empty())
+    std::printf("If the change is meant, regenerate the record in the same commit and say why:\n"
+                "  build/host/bench/tools/famcost --record tests/insncount/record.txt\n");
+  return v.failures.empty() ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc == 4 && std::string(argv[1]) == "--dump") return dump(argv[2], argv[3]);
+  if (argc == 3 && std::string(argv[1]) == "--record") return write_record(argv[2]);
+  if (argc == 3 && std::string(argv[1]) == "--check") return check(argv[2]);
   std::vector<std::string> wanted(argv + 1, argv + argc);
   std::vector<std::string> families;
   std::vector<Row> rows;
@@ -123,7 +169,7 @@ int main(int argc, char** argv) {
   for (const Sample& s : samples()) {
     if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), s.family) == wanted.end()) continue;
     if (std::find(families.begin(), families.end(), s.family) == families.end()) families.push_back(s.family);
-    rows.push_back({&s, meter.measure(s.bytes)});
+    rows.push_back({&s, meter.measure(s)});
   }
   if (rows.empty()) {
     std::fprintf(stderr, "famcost: no samples of the families given\n");

@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "famcost.h"
+#include "famcost_record.h"
 
 namespace phybin::famcost {
 namespace {
@@ -15,7 +17,7 @@ Cost cost_of(const std::string& text) {
   const Sample* s = find_sample(text);
   EXPECT_NE(s, nullptr) << text << " is not a sample";
   if (!s) return {};
-  Cost c = Meter().measure(s->bytes);
+  Cost c = Meter().measure(*s);
   EXPECT_TRUE(c.translated) << text << ": " << c.error;
   return c;
 }
@@ -105,6 +107,123 @@ TEST(Famcost, LiveFlagsAreCounted) {
   EXPECT_EQ(cost_of("sub ecx, 1").zf_live, 0);  // sub w6, w6, #1; cbz w6
   const Cost mov = cost_of("mov rax, rbx");
   EXPECT_EQ(mov.zf_live, mov.flags_dead);
+}
+
+// Rows are found by their text (find_sample, --dump, the record): two with
+// one text would hide the second.
+TEST(Famcost, SampleTextsAreUnique) {
+  std::set<std::string> texts;
+  for (const Sample& s : samples()) EXPECT_TRUE(texts.insert(s.text).second) << s.text;
+  EXPECT_GE(samples().size(), kMinRecordForms);
+}
+
+// A BRANCH row is its instruction's bytes alone; its jcc only gives the
+// condition the flags are read with.
+TEST(Famcost, BranchRowsNameTheirCondition) {
+  const Sample* jl = find_sample("cmp rax, rbx; jl");
+  ASSERT_NE(jl, nullptr);
+  EXPECT_EQ(jl->family, "branch");
+  EXPECT_EQ(jl->bytes, find_sample("cmp rax, rbx")->bytes);
+  EXPECT_EQ(jl->live_cond, 0xC);
+  EXPECT_EQ(find_sample("cmp rax, rbx")->live_cond, kCondZ);
+  EXPECT_EQ(find_sample("ucomisd xmm0, xmm1; jp")->live_cond, 0xA);
+  // The compare goes into the branch (cmp, b.lt), which costs less than a
+  // lone jl reading SF and OF from the guest RFLAGS: so the measured jcc is
+  // jl and not jz, whose lone form is cheaper (ubfx, cbnz).
+  EXPECT_LT(cost_of("cmp rax, rbx; jl").zf_live, 0);
+  EXPECT_LT(cost_of("cmp rax, rbx; jl").zf_live, cost_of("cmp rax, rbx").zf_live);
+}
+
+Entry entry(const std::string& text, long fast, long live, long emitted) {
+  return {"alu", text, true, fast, live, emitted};
+}
+
+// `count` forms f0, f1, ... costing 1, 1, 2 each.
+std::vector<Entry> forms(size_t count) {
+  std::vector<Entry> out;
+  for (size_t i = 0; i < count; ++i) out.push_back(entry("f" + std::to_string(i), 1, 1, 2));
+  return out;
+}
+
+TEST(FamcostRecord, FormatThenParseGivesTheEntries) {
+  std::vector<Entry> entries = forms(3);
+  entries[1].zf_live = -1;
+  entries.push_back({"x87_transcendental", "cmp rax, rbx; jl", true, 2, 0, 3});
+  entries.push_back({"sse_fp", "unknown xmm0, [rax]", false, 0, 0, 0});
+  std::istringstream in(format_record(entries));
+  const std::vector<Entry> back = parse_record(in);
+  ASSERT_EQ(back.size(), entries.size());
+  for (size_t i = 0; i < back.size(); ++i) {
+    EXPECT_EQ(back[i].family, entries[i].family);
+    EXPECT_EQ(back[i].text, entries[i].text);
+    EXPECT_EQ(back[i].translated, entries[i].translated);
+    EXPECT_EQ(back[i].flags_dead, entries[i].flags_dead);
+    EXPECT_EQ(back[i].zf_live, entries[i].zf_live);
+    EXPECT_EQ(back[i].emitted, entries[i].emitted);
+  }
+  std::istringstream bad("alu | add rax, rbx | 1 | x | 1\n");
+  EXPECT_THROW(parse_record(bad), std::runtime_error);
+  std::istringstream short_row("alu | add rax, rbx | 1 | 1\n");
+  EXPECT_THROW(parse_record(short_row), std::runtime_error);
+}
+
+TEST(FamcostRecord, SameCountsPass) {
+  const Verdict v = check_record(forms(kMinRecordForms), forms(kMinRecordForms));
+  EXPECT_TRUE(v.failures.empty());
+  EXPECT_TRUE(v.notes.empty());
+}
+
+// Any of the three counts growing fails, naming old and new; a form that
+// only got cheaper is a note.
+TEST(FamcostRecord, GrowthFailsAndSavingsAreNotes) {
+  std::vector<Entry> now = forms(kMinRecordForms);
+  now[3].flags_dead = 2;
+  now[4].zf_live = 2;
+  now[5].emitted = 3;
+  now[6].emitted = 1;
+  now[7].flags_dead = 0;  // cheaper fast path but longer code: fails
+  now[7].emitted = 5;
+  const Verdict v = check_record(forms(kMinRecordForms), now);
+  ASSERT_EQ(v.failures.size(), 4u);
+  EXPECT_EQ(v.failures[0], "`f3` (alu) grew: fast 1 -> 2");
+  EXPECT_EQ(v.failures[1], "`f4` (alu) grew: flags live 1 -> 2");
+  EXPECT_EQ(v.failures[2], "`f5` (alu) grew: emitted 2 -> 3");
+  EXPECT_EQ(v.failures[3], "`f7` (alu) grew: fast 1 -> 0, emitted 2 -> 5");
+  ASSERT_EQ(v.notes.size(), 1u);
+  EXPECT_EQ(v.notes[0], "`f6` (alu) got cheaper: emitted 2 -> 1");
+}
+
+TEST(FamcostRecord, MissingFormsFailOnEitherSide) {
+  std::vector<Entry> recorded = forms(kMinRecordForms + 1);
+  std::vector<Entry> now = forms(kMinRecordForms);
+  now.push_back(entry("new", 1, 1, 1));
+  const Verdict v = check_record(recorded, now);
+  ASSERT_EQ(v.failures.size(), 2u);
+  EXPECT_NE(v.failures[0].find("`f200` (alu) is recorded but no longer a sample"), std::string::npos);
+  EXPECT_NE(v.failures[1].find("`new` (alu) is a sample but not recorded"), std::string::npos);
+}
+
+TEST(FamcostRecord, TranslationLostFailsAndGainedIsANote) {
+  std::vector<Entry> recorded = forms(kMinRecordForms);
+  std::vector<Entry> now = recorded;
+  now[0].translated = false;
+  recorded[1].translated = false;
+  const Verdict v = check_record(recorded, now);
+  ASSERT_EQ(v.failures.size(), 1u);
+  EXPECT_NE(v.failures[0].find("`f0` (alu): no longer translated"), std::string::npos);
+  ASSERT_EQ(v.notes.size(), 1u);
+  EXPECT_NE(v.notes[0].find("`f1` (alu): translated now"), std::string::npos);
+}
+
+TEST(FamcostRecord, ShortOrDuplicatedRecordsFail) {
+  const Verdict short_record = check_record(forms(kMinRecordForms - 1), forms(kMinRecordForms - 1));
+  ASSERT_EQ(short_record.failures.size(), 1u);
+  EXPECT_EQ(short_record.failures[0], "the record holds 199 forms, fewer than 200");
+  std::vector<Entry> twice = forms(kMinRecordForms);
+  twice.push_back(twice[0]);
+  const Verdict dup = check_record(twice, forms(kMinRecordForms));
+  ASSERT_EQ(dup.failures.size(), 1u);
+  EXPECT_EQ(dup.failures[0], "`f0` is in the record twice");
 }
 
 }  // namespace
