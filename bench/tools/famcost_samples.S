@@ -473,6 +473,13 @@ SAMPLE sse_fp, ucomiss xmm0, xmm1
 SAMPLE sse_fp, comisd xmm0, xmm1
 SAMPLE sse_fp, ucomisd xmm0, [rax]
 SAMPLE sse_fp, movmskps eax, xmm0
+/* Two SSE operations in one XMM commit region (x86/xmm_regions.cpp): the
+   second takes the first's NaN check, and the first's register write
+   disappears when the second overwrites it. */
+PAIR sse_fp, "mulsd xmm0, xmm1", "addsd xmm0, xmm2"
+PAIR sse_fp, "mulsd xmm0, xmm1", "addsd xmm0, [rax]"
+PAIR sse_fp, "mulps xmm0, xmm1", "addps xmm2, xmm0"
+PAIR sse_fp, "subsd xmm3, xmm1", "mulsd xmm3, xmm3"
 SAMPLE sse_shuffle, pshufd xmm0, xmm1, 0x1b
 SAMPLE sse_shuffle, pshufd xmm0, xmm1, 0
 SAMPLE sse_shuffle, pshuflw xmm0, xmm1, 0x1b

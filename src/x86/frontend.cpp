@@ -342,11 +342,10 @@ bool Frontend::emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count
   size_t after_lazy = block.insts.size();
   XmmRegion& region = region_;
   region.count = 0;
+  if (region.on) plan_regions(insns, count, spills, lazy_at);
   for (size_t i = 0; i < count && !ends; ++i) {
-    // A region takes an instruction that writes only XMM registers (and
-    // saves no flag input for the fault path), up to 63 (the fault path's
-    // count of them has six bits).
-    const bool in_region = region.on && spills.reg[i] < 0 && i != lazy_at && commits_only_xmm(insns[i]);
+    // At most 63 instructions: the fault path's count of them has six bits.
+    const bool in_region = region.on && region.planned[i];
     if (b.deferring_xmm_writes() && (!in_region || region.count == kMaxReplay)) close_region(b, region);
     if (in_region && !b.deferring_xmm_writes()) b.defer_xmm_writes();
     const size_t first = block.insts.size();

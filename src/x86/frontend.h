@@ -137,7 +137,9 @@ class Frontend {
     bool failed = false;  // an instruction did more than expected: emit again without
     unsigned count = 0;
     uint32_t first_inst[kMaxBlockInsns];  // by instruction of the region; ~0u: no IR
+    bool planned[kMaxBlockInsns];         // by instruction of the block (plan_regions)
   };
+  void plan_regions(const DecodedInsn* insns, size_t count, const FaultSpills& spills, size_t lazy_at) const;
   bool commits_only_xmm(const DecodedInsn& insn) const;
   void close_region(ir::Builder& b, XmmRegion& region) const;
   bool note_region_insn(const ir::Block& block, size_t first) const;

@@ -31,6 +31,19 @@ bool allowed_in_region(const ir::Inst& in) {
   }
 }
 
+// The SSE arithmetic whose results x86's NaN rules are checked for.
+bool is_fp_arithmetic(ZydisMnemonic m) {
+  switch (m) {
+    case ZYDIS_MNEMONIC_ADDSS: case ZYDIS_MNEMONIC_ADDSD: case ZYDIS_MNEMONIC_ADDPS: case ZYDIS_MNEMONIC_ADDPD:
+    case ZYDIS_MNEMONIC_SUBSS: case ZYDIS_MNEMONIC_SUBSD: case ZYDIS_MNEMONIC_SUBPS: case ZYDIS_MNEMONIC_SUBPD:
+    case ZYDIS_MNEMONIC_MULSS: case ZYDIS_MNEMONIC_MULSD: case ZYDIS_MNEMONIC_MULPS: case ZYDIS_MNEMONIC_MULPD:
+    case ZYDIS_MNEMONIC_DIVSS: case ZYDIS_MNEMONIC_DIVSD: case ZYDIS_MNEMONIC_DIVPS: case ZYDIS_MNEMONIC_DIVPD:
+    case ZYDIS_MNEMONIC_SQRTSS: case ZYDIS_MNEMONIC_SQRTSD: case ZYDIS_MNEMONIC_SQRTPS: case ZYDIS_MNEMONIC_SQRTPD:
+      return true;
+    default: return false;
+  }
+}
+
 bool is_sse(const ZydisDecodedInstruction& info) {
   switch (info.meta.isa_ext) {
     case ZYDIS_ISA_EXT_SSE: case ZYDIS_ISA_EXT_SSE2: case ZYDIS_ISA_EXT_SSE3: case ZYDIS_ISA_EXT_SSSE3:
@@ -63,6 +76,30 @@ bool Frontend::commits_only_xmm(const DecodedInsn& insn) const {
     if (i > 0 && (op.actions & ZYDIS_OPERAND_ACTION_MASK_WRITE)) return false;
   }
   return true;
+}
+
+// Which instructions of the block go into regions: runs of two or more
+// that write only XMM registers (and save no flag input for the fault
+// path) with SSE floating-point arithmetic among them.  Runs of moves and
+// integer vector operations alone gain nothing: without NaN checks to
+// group, writing each register where it stands costs no more (the
+// backend computes into the register and follows copies), while a region
+// ended by an integer instruction between them commits with moves.
+void Frontend::plan_regions(const DecodedInsn* insns, size_t count, const FaultSpills& spills, size_t lazy_at) const {
+  bool* planned = region_.planned;
+  size_t i = 0;
+  while (i < count) {
+    size_t end = i;
+    bool arithmetic = false;
+    while (end < count && spills.reg[end] < 0 && end != lazy_at && commits_only_xmm(insns[end])) {
+      arithmetic |= is_fp_arithmetic(insns[end].info.mnemonic);
+      ++end;
+    }
+    const bool worth = end - i >= 2 && arithmetic;
+    for (size_t k = i; k < end; ++k) planned[k] = worth;
+    if (end == i) planned[end++] = false;
+    i = end;
+  }
 }
 
 // Commits the region's writes, and numbers its instructions for the
