@@ -11,6 +11,8 @@
 // to the runtime (ir::Inst::replay): the runtime runs the instructions
 // again from there one at a time, translated alone, and the fault comes
 // again at its own instruction with every register as the CPU leaves it.
+#include <algorithm>
+
 #include "ir/builder.h"
 #include "x86/frontend.h"
 
@@ -87,18 +89,18 @@ bool Frontend::commits_only_xmm(const DecodedInsn& insn) const {
 // ended by an integer instruction between them commits with moves.
 void Frontend::plan_regions(const DecodedInsn* insns, size_t count, const FaultSpills& spills, size_t lazy_at) const {
   bool* planned = region_.planned;
-  size_t i = 0;
-  while (i < count) {
+  std::fill_n(planned, count, false);
+  for (size_t i = 0; i < count;) {
     size_t end = i;
     bool arithmetic = false;
-    while (end < count && spills.reg[end] < 0 && end != lazy_at && commits_only_xmm(insns[end])) {
+    // is_sse first: most instructions of most blocks are not (start-up).
+    while (end < count && is_sse(insns[end].info) && spills.reg[end] < 0 && end != lazy_at &&
+           commits_only_xmm(insns[end])) {
       arithmetic |= is_fp_arithmetic(insns[end].info.mnemonic);
       ++end;
     }
-    const bool worth = end - i >= 2 && arithmetic;
-    for (size_t k = i; k < end; ++k) planned[k] = worth;
-    if (end == i) planned[end++] = false;
-    i = end;
+    if (end - i >= 2 && arithmetic) std::fill(planned + i, planned + end, true);
+    i = end == i ? i + 1 : end;
   }
 }
 
