@@ -164,6 +164,7 @@ void VectorLowering::check_nan(Value v, VReg r, VReg x, VReg y, VReg t, std::vec
 // moved into GuestState::mxcsr (where MXCSR's IE shows as well) first.
 void VectorLowering::begin_checked_region() {
   a_.mrs(kTmp0, SysReg::FPSR);
+  a_.str(Size::W, kTmp0, mem(regmap::kState, offsetof(GuestState, region_fpsr)));
   auto p = c_.new_cold_path();
   a_.tbnz(kTmp0, kFpsrIocBit, p->entry);
   a_.bind(p->resume);
@@ -178,9 +179,10 @@ void VectorLowering::begin_checked_region() {
 }
 
 // An invalid operation or a signalling NaN in the region (the cases where
-// AArch64's NaN is not x86's): the region runs again from its start one
-// instruction at a time, each checked (kTrapReplay), and the runtime has
-// it translated with its checks one by one from then on.
+// AArch64's NaN is not x86's): FPSR goes back to what it was at the
+// region's start, the region runs again from there one instruction at a
+// time, each checked (kTrapReplay), and the runtime has it translated with
+// its checks one by one from then on.
 void VectorLowering::end_checked_region(Value v) {
   if (!c_.vec_.region_checked_at_end(v)) return;
   a_.mrs(kTmp0, SysReg::FPSR);
@@ -192,6 +194,8 @@ void VectorLowering::end_checked_region(Value v) {
   a_.tbnz(kTmp0, kFpsrIocBit, p->entry);
   a_.bind(p->resume);
   p->body = [stub, literal, code](Assembler& a, Label&) {
+    a.ldr(Size::W, kTmp0, mem(regmap::kState, offsetof(GuestState, region_fpsr)));
+    a.msr(SysReg::FPSR, kTmp0);  // the replay raises the region's flags anew
     a.ldr(Size::X, kTmp0, *literal);
     a.mov_imm(Size::W, kTmp1, code);
     a.b(*stub);

@@ -129,6 +129,12 @@ struct alignas(16) GuestState {
   // a flush by another thread that does not wait for it sets 2, and the
   // stub then leaves for the dispatcher instead of returning.
   uint32_t native_call;
+  // 764: FPSR (32 bits wide in practice) as an XMM commit region checked
+  // at its end found it (arm64 compile_vector_nan.cpp): when the check
+  // fails, the region runs again, and the flags its first run raised on
+  // AArch64's NaNs must not stay (a float lane read as part of a double
+  // can overflow where x86's NaN does not).
+  uint32_t region_fpsr;
 };
 
 static_assert(offsetof(GuestState, rip) == 128);
