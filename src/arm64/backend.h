@@ -63,12 +63,16 @@ inline constexpr uint64_t kExitLazyFlags = 1;
 // guest address.  An instruction that produced no code shares the offset
 // of the next one and is left out.  An instruction of an XMM commit region
 // (ir::Inst::replay) is marked with the region's first instruction and
-// `replay`, the how-manieth of the region it is: a fault there is run
-// again from the region's start.
+// `replay`, the how-manieth of the region it is (at most 31): a fault there
+// is run again from the region's start.
 struct InsnMark {
   uint32_t host_offset;
   uint64_t guest;
   uint8_t replay = 0;
+  // In a region checked at its end: FPSR goes back to GuestState::region_fpsr
+  // before the replay (the region's first run may have computed on
+  // AArch64's NaNs).
+  bool restores_fpsr = false;
 };
 
 // Every guest address a block's code uses (exit targets, return

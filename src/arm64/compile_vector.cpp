@@ -283,7 +283,7 @@ void BlockCompiler::find_low_only() {
 
 void BlockCompiler::emit_cold_paths() {
   for (auto& p : vec_.cold) {
-    mark_reported(p->guest, p->reported, p->replay);
+    mark_reported(p->guest, p->reported, p->replay, p->restores_fpsr);
     a_.bind(p->entry);
     p->body(a_, p->resume);
     a_.b(p->resume);
@@ -463,10 +463,15 @@ void VectorLowering::lower_check_align(Value v) {
   const bool replay = c_.replay_ != 0;
   const uint64_t rip = replay ? c_.reported_rip_ : in.imm;
   const auto code = static_cast<uint64_t>(replay ? kTrapReplay | c_.replay_ : SIGSEGV);
+  const bool restore = c_.restores_fpsr_;  // a region checked at its end (InsnMark)
   Label* stub = &c_.vec_.segv_stub;
   c_.vec_.segv_used = true;
   Label* literal = &c_.pooled_guest_address(rip);
-  cold(Cond::NE, [stub, literal, code](Assembler& a, Label&) {
+  cold(Cond::NE, [stub, literal, code, restore](Assembler& a, Label&) {
+    if (restore) {
+      a.ldr(Size::W, kTmp0, mem(regmap::kState, offsetof(GuestState, region_fpsr)));
+      a.msr(SysReg::FPSR, kTmp0);
+    }
     a.ldr(Size::X, kTmp0, *literal);
     a.mov_imm(Size::W, regmap::kTmp1, code);
     a.b(*stub);

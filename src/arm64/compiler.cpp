@@ -592,7 +592,7 @@ void BlockCompiler::compile() {
   for (Value v = 0; v < n_; ++v) {
     const Inst& in = b_.at(v);
     if (in.insn_start) {
-      mark_insn(b_.guest_start + in.guest_offset, in.replay);
+      mark_insn(b_.guest_start + in.guest_offset, in.replay, in.replay != 0 && vec_.region_checked_at_end(v));
       if (in.replay == 1 && vec_.region_checked_at_end(v)) VectorLowering(*this).begin_checked_region();
     }
     if (in.dead || folded_[v] || update_in_access_[v]) continue;

@@ -31,6 +31,7 @@ struct ColdPath {
   // Where a fault there is reported (BlockCompiler::mark_insn).
   uint64_t reported = 0;
   uint8_t replay = 0;
+  bool restores_fpsr = false;
 };
 
 // An XMM commit region of the block (ir::Inst::replay): what the guest
@@ -180,20 +181,22 @@ class BlockCompiler {
   // A guest instruction's code starts here; replay: its place in an XMM
   // commit region (ir::Inst::replay), whose first instruction a fault in
   // it is reported at.
-  void mark_insn(uint64_t guest, uint8_t replay = 0) {
+  void mark_insn(uint64_t guest, uint8_t replay = 0, bool restores_fpsr = false) {
     if (replay == 1) region_start_ = guest;
-    mark_reported(guest, replay ? region_start_ : guest, replay);
+    mark_reported(guest, replay ? region_start_ : guest, replay, restores_fpsr);
   }
-  void mark_reported(uint64_t guest, uint64_t reported, uint8_t replay) {
+  void mark_reported(uint64_t guest, uint64_t reported, uint8_t replay, bool restores_fpsr) {
     current_rip_ = guest;
     reported_rip_ = reported;
     replay_ = replay;
+    restores_fpsr_ = restores_fpsr;
     if (!marks_) return;
     auto offset = static_cast<uint32_t>(a_.cursor() - block_begin_);
+    const InsnMark mark{offset, reported, replay, restores_fpsr};
     // The previous instruction produced no code: the fault lookup picks
     // the last mark at or before an offset, so it would never be found.
-    if (!marks_->empty() && marks_->back().host_offset == offset) marks_->back() = InsnMark{offset, reported, replay};
-    else marks_->push_back(InsnMark{offset, reported, replay});
+    if (!marks_->empty() && marks_->back().host_offset == offset) marks_->back() = mark;
+    else marks_->push_back(mark);
   }
   // A cold path of the instruction being lowered.
   std::unique_ptr<ColdPath> new_cold_path() {
@@ -201,6 +204,7 @@ class BlockCompiler {
     path->guest = current_rip_;
     path->reported = reported_rip_;
     path->replay = replay_;
+    path->restores_fpsr = restores_fpsr_;
     return path;
   }
   void save_guest_state();
@@ -280,6 +284,7 @@ class BlockCompiler {
   uint64_t current_rip_ = 0;  // guest address of the instruction being lowered
   uint64_t reported_rip_ = 0;  // where a fault in it is reported (mark_insn)
   uint8_t replay_ = 0;
+  bool restores_fpsr_ = false;
   uint64_t region_start_ = 0;  // of the XMM commit region being lowered
   struct PooledAddress {
     uint64_t guest = 0;

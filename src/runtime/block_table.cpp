@@ -21,7 +21,8 @@ BlockTable::Index BlockTable::add(uint64_t guest_start, uint64_t guest_end, cons
     // Blocks are at most 64 instructions: both offsets fit.  Should one
     // not, later instructions map to the last mark that fit.
     if (m.host_offset > 0xffff || m.guest - guest_start > kMarkOffsetMask || m.replay > kMaxMarkReplay) break;
-    const auto bytes = static_cast<uint16_t>((m.guest - guest_start) | (unsigned{m.replay} << kMarkReplayShift));
+    const auto bytes = static_cast<uint16_t>((m.guest - guest_start) | (unsigned{m.replay} << kMarkReplayShift) |
+                                             (m.restores_fpsr ? kMarkRestoresFpsr : 0));
     marks_.push_back(PackedMark{static_cast<uint16_t>(m.host_offset), bytes});
   }
   const Index index = push_block(guest_start, guest_end, host, words, marks_begin);
@@ -141,19 +142,20 @@ BlockTable::Index BlockTable::find_host(const void* pc) const {
   return static_cast<Index>(it - blocks_.begin());
 }
 
-uint64_t BlockTable::guest_pc_at(Index block, const void* pc, unsigned* replay) const {
+uint64_t BlockTable::guest_pc_at(Index block, const void* pc, unsigned* replay, bool* restores_fpsr) const {
   const BlockInfo& info = blocks_[block];
   const auto offset = static_cast<uint64_t>(static_cast<const uint32_t*>(pc) - info.host);
   uint64_t guest = info.guest_start;
-  unsigned count = 0;
+  unsigned bits = 0;
   // The last instruction whose code starts at or before pc.
   for (uint32_t i = 0; i < info.marks_count; ++i) {
     const PackedMark& m = marks_[info.marks_begin + i];
     if (m.host_words > offset) break;
     guest = info.guest_start + (m.guest_bytes & kMarkOffsetMask);
-    count = m.guest_bytes >> kMarkReplayShift;
+    bits = m.guest_bytes;
   }
-  if (replay) *replay = count;
+  if (replay) *replay = (bits & ~kMarkRestoresFpsr) >> kMarkReplayShift;
+  if (restores_fpsr) *restores_fpsr = bits & kMarkRestoresFpsr;
   return guest;
 }
 

@@ -40,11 +40,13 @@ class BlockTable {
   using Index = uint32_t;
   static constexpr Index kNone = ~Index{0};
   // Offsets from the block's host start and guest start; saved as they are.
-  // The guest offset's top bits hold the mark's replay count (InsnMark).
+  // The guest offset's top bits hold the mark's replay count and, above
+  // it, its restores_fpsr (InsnMark).
   using PackedMark = SavedMark;
   static constexpr unsigned kMarkReplayShift = 10;
   static constexpr unsigned kMarkOffsetMask = (1u << kMarkReplayShift) - 1;
-  static constexpr unsigned kMaxMarkReplay = 0xffffu >> kMarkReplayShift;
+  static constexpr unsigned kMarkRestoresFpsr = 1u << 15;
+  static constexpr unsigned kMaxMarkReplay = (kMarkRestoresFpsr - 1) >> kMarkReplayShift;
   struct Link {
     uint32_t* site;
     uint32_t* unlinked;  // where the branch at site went before linking
@@ -101,7 +103,7 @@ class BlockTable {
   Index find_host(const void* pc) const;
   // The guest instruction whose code holds `pc`, inside `block`; with
   // `replay`, its count of instructions to run again (InsnMark::replay).
-  uint64_t guest_pc_at(Index block, const void* pc, unsigned* replay = nullptr) const;
+  uint64_t guest_pc_at(Index block, const void* pc, unsigned* replay = nullptr, bool* restores_fpsr = nullptr) const;
 
   // Block linking: `site` (an exit's branch) now jumps to `target`; it
   // went to `unlinked` before and goes there again when unlinked.

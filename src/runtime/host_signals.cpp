@@ -112,8 +112,14 @@ bool divert_guest_fault(int sig, siginfo_t* info, ucontext_t* uc, GuestThread& t
     thread.repair_fault_flags(at.block_start);
     // In an XMM commit region the registers are those of its start:
     // running it again brings the fault back where it belongs.
-    if (at.replay) thread.request_replay(at.replay);
-    else sys::queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));
+    if (at.replay) {
+      thread.request_replay(at.replay);
+      // The kernel loads FPSR from the frame when the handler returns.
+      const auto* record = at.restores_fpsr ? find_record(uc->uc_mcontext, kFpsimdMagic) : nullptr;
+      if (record) reinterpret_cast<FpsimdRecord*>(const_cast<ContextRecord*>(record))->fpsr = st.region_fpsr;
+    } else {
+      sys::queue_sync_signal(fault_signal(sig, info, fault_was_write(mc)));
+    }
   } else if (in_translated_code && thread.step_holds(pc, at.guest_pc)) {
     capture_guest_registers(st, mc);
     st.rip = at.guest_pc;

@@ -340,7 +340,7 @@ bool Process::running_insn(const void* pc, RunningInsn& out) const {
   const TablesGuard guard(tables_);
   BlockTable::Index b = blocks_.find_host(pc);
   if (b == BlockTable::kNone) return false;
-  out.guest_pc = blocks_.guest_pc_at(b, pc, &out.replay);
+  out.guest_pc = blocks_.guest_pc_at(b, pc, &out.replay, &out.restores_fpsr);
   out.block_start = blocks_.at(b).guest_start;
   out.block_end = blocks_.at(b).guest_end;
   return true;

@@ -200,8 +200,10 @@ class Process {
   struct RunningInsn {
     uint64_t guest_pc, block_start, block_end;
     // Nonzero: guest_pc is the start of an XMM commit region, to be run
-    // again for `replay` instructions (ir::Inst::replay).
+    // again for `replay` instructions (ir::Inst::replay), FPSR first put
+    // back to GuestState::region_fpsr when restores_fpsr.
     unsigned replay = 0;
+    bool restores_fpsr = false;
   };
   bool running_insn(const void* pc, RunningInsn& out) const;
   // The start of a translated block whose guest code holds `rip`, or 0

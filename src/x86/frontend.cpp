@@ -344,7 +344,7 @@ bool Frontend::emit_insns(ir::Builder& b, const DecodedInsn* insns, size_t count
   region.count = 0;
   if (region.on) plan_regions(insns, count, spills, lazy_at);
   for (size_t i = 0; i < count && !ends; ++i) {
-    // At most 63 instructions: the fault path's count of them has six bits.
+    // At most kMaxReplay instructions: the fault path's marks count them.
     const bool in_region = region.on && region.planned[i];
     if (b.deferring_xmm_writes() && (!in_region || region.count == kMaxReplay)) close_region(b, region);
     if (in_region && !b.deferring_xmm_writes()) b.defer_xmm_writes();

@@ -143,7 +143,7 @@ class Frontend {
   bool commits_only_xmm(const DecodedInsn& insn) const;
   void close_region(ir::Builder& b, XmmRegion& region) const;
   bool note_region_insn(const ir::Block& block, size_t first) const;
-  static constexpr unsigned kMaxReplay = 63;
+  static constexpr unsigned kMaxReplay = 31;  // the fault path's marks have five bits for it
   void restart_block(ir::Builder& b) const;
   uint64_t exit_liveness(const DecodedInsn& last, uint64_t next) const;
   void flags_kept_for_faults(const DecodedInsn* insns, size_t count, uint64_t* kept, FaultSpills& spills) const;

@@ -26,8 +26,9 @@ void case_first(const void *data, const void *page);
 void case_accumulate(const void *data, const void *page);
 void case_misaligned(const void *data, const void *page);
 void case_nan(const void *data, const void *page);
+void case_punned(const void *data, const void *page);
 extern const char scalar_fault[], packed_fault[], first_fault[], accumulate_fault[], misaligned_fault[],
-    misaligned_next[], nan_fault[];
+    misaligned_next[], nan_fault[], punned_fault[];
 __asm__(
     ".text\n"
     ".globl case_scalar\n"
@@ -91,6 +92,20 @@ __asm__(
     "nan_fault:\n"
     "  addsd 24(%rsi), %xmm2\n"
     "  sqrtsd %xmm3, %xmm3\n"  // sqrt(-1): the default NaN again
+    "  ret\n"
+    // x86's NaN of sqrtps (ffc00000) read as the top half of a double is
+    // -2^1021, AArch64's (7fc00000) +2^1021, which overflows when added to
+    // 1.7e308; then a fault.  The handler sees MXCSR without OE, as the CPU
+    // shows it, and so after the run.
+    ".globl case_punned\n"
+    "case_punned:\n"
+    "  sqrtps %xmm1, %xmm1\n"
+    "  unpcklpd %xmm1, %xmm1\n"
+    "  addsd %xmm2, %xmm1\n"
+    "  addsd %xmm1, %xmm3\n"
+    ".globl punned_fault\n"
+    "punned_fault:\n"
+    "  addsd 8(%rsi), %xmm3\n"
     "  ret\n");
 
 static volatile uint64_t in[8][2], out[8][2];
@@ -108,9 +123,9 @@ static void print_xmm(const char *what, const struct _libc_fpstate *fp) {
 }
 
 static const char *const fault_labels[] = {scalar_fault, packed_fault, first_fault, accumulate_fault,
-                                           misaligned_fault, nan_fault};
+                                           misaligned_fault, nan_fault, punned_fault};
 static const char *const fault_names[] = {"scalar_fault", "packed_fault", "first_fault", "accumulate_fault",
-                                          "misaligned_fault", "nan_fault"};
+                                          "misaligned_fault", "nan_fault", "punned_fault"};
 
 static void on_segv(int sig, siginfo_t *si, void *ctx) {
   ucontext_t *uc = ctx;
@@ -120,7 +135,8 @@ static void on_segv(int sig, siginfo_t *si, void *ctx) {
     if (rip == fault_labels[i]) name = fault_names[i];
   const char *addr = si->si_addr;
   long offset = addr >= page && addr < page + 4096 ? addr - page : -1;
-  printf("  signal %d code %d at %s, page offset %ld\n", sig, si->si_code, name, offset);
+  printf("  signal %d code %d at %s, page offset %ld, mxcsr flags %02x\n", sig, si->si_code, name, offset,
+         uc->uc_mcontext.fpregs->mxcsr & 0x3d);  // DE is exact only with PHYBIN_EXACT_MXCSR
   print_xmm("in handler", uc->uc_mcontext.fpregs);
   if (rip == skip_from) uc->uc_mcontext.gregs[REG_RIP] = (greg_t)skip_to;
   else mprotect(page, 4096, PROT_READ);
@@ -130,6 +146,8 @@ static void run_case(const char *name, void (*fn)(const void *, const void *)) {
   static double data[8] __attribute__((aligned(16))) = {1.5, -2.25, 3.0, 0.125, 1e300, -7.0, 2.0, 0.5};
   printf("%s\n", name);
   mprotect(page, 4096, PROT_NONE);
+  const unsigned clean = 0x1f80;
+  __asm__ volatile("ldmxcsr %0" : : "m"(clean));
   __asm__ volatile(
       "movdqu 0(%0), %%xmm0\n movdqu 16(%0), %%xmm1\n movdqu 32(%0), %%xmm2\n movdqu 48(%0), %%xmm3\n"
       "movdqu 64(%0), %%xmm4\n movdqu 80(%0), %%xmm5\n movdqu 96(%0), %%xmm6\n movdqu 112(%0), %%xmm7\n"
@@ -140,10 +158,12 @@ static void run_case(const char *name, void (*fn)(const void *, const void *)) {
       : "r"(in), "r"(out), "r"(data), "r"(page), "r"(fn)
       : "rdi", "rsi", "rax", "rcx", "rdx", "r8", "r9", "r10", "r11", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5",
         "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory", "cc");
+  unsigned mxcsr;
+  __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
   printf("  after:");
   for (int i = 0; i < 8; i++)
     printf(" %d=%016llx:%016llx", i, (unsigned long long)out[i][1], (unsigned long long)out[i][0]);
-  printf("\n");
+  printf(" mxcsr flags %02x\n", mxcsr & 0x3d);
 }
 
 static void set_in(const double (*v)[2]) {
@@ -174,5 +194,8 @@ int main(void) {
   const double nans[8][2] = {{inf, 1}, {inf, 2}, {3, 4}, {-1, 5}, {6, 7}, {8, 9}, {10, 11}, {12, 13}};
   set_in(nans);
   run_case("nan", case_nan);
+  const double punned[8][2] = {{1, 2}, {-4, -9}, {1.7e308, 3}, {0.5, 4}, {6, 7}, {8, 9}, {10, 11}, {12, 13}};
+  set_in(punned);
+  for (int i = 0; i < 3; i++) run_case("punned", case_punned);
   return 0;
 }

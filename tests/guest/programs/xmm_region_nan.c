@@ -56,6 +56,23 @@ static void run_packed(Regs *r) {
       : "xmm0", "xmm1", "xmm2", "xmm3", "memory");
 }
 
+// x86's NaN of sqrtps (ffc00000) read as the top half of a double is
+// -2^1021, AArch64's (7fc00000) +2^1021, which overflows when added to
+// 1.7e308: MXCSR must show no OE.
+static void run_punned(Regs *r) {
+  __asm__ volatile(
+      "movdqu 0(%0), %%xmm0\n movdqu 16(%0), %%xmm1\n movdqu 32(%0), %%xmm2\n movdqu 48(%0), %%xmm3\n"
+      "sqrtps %%xmm1, %%xmm1\n"
+      "unpcklpd %%xmm1, %%xmm1\n"
+      "addsd %%xmm2, %%xmm1\n"
+      "addsd %%xmm1, %%xmm3\n"
+      "mulsd %%xmm3, %%xmm0\n"
+      "movdqu %%xmm0, 0(%0)\n movdqu %%xmm1, 16(%0)\n movdqu %%xmm2, 32(%0)\n movdqu %%xmm3, 48(%0)\n"
+      :
+      : "r"(r)
+      : "xmm0", "xmm1", "xmm2", "xmm3", "memory");
+}
+
 static uint64_t d(double v) {
   uint64_t u;
   memcpy(&u, &v, 8);
@@ -105,6 +122,12 @@ int main(void) {
         snprintf(what, sizeof what, "packed %u %u", i, j);
         show(what, &r, get_mxcsr());
       }
+  }
+  for (int i = 0; i < 3; i++) {
+    Regs p = {{{d(1.0), 0}, {d(-4.0), d(-9.0)}, {d(1.7e308), 0}, {d(0.5), 0}}};
+    set_mxcsr(0x1f80);
+    run_punned(&p);
+    show("punned", &p, get_mxcsr());
   }
   // IE from before a run that raises nothing of its own.
   Regs r = {{{d(1.0), 0}, {d(2.0), 0}, {d(3.0), 0}, {d(4.0), 0}}};
