@@ -60,13 +60,6 @@ bool merges_into_operand(const Inst& in) {
 
 }  // namespace
 
-// A vector result may be computed straight into the guest XMM register a
-// SetXmm later writes it to, saving the move: allowed when that register's
-// old value is not needed after the defining instruction and nothing in
-// between reads the register or may fault (a fault must see the old value).
-// The same holds for operand a of a scalar operation that is itself
-// computed into a guest register (addss; mulss on one register, whose
-// intermediate sum no SetXmm keeps): then it is merged in place.
 // The XMM commit region of each instruction (ir::Inst::replay), numbered
 // from 1; 0 outside them.  A region's commits follow its last instruction.
 void BlockCompiler::find_xmm_regions() {
@@ -96,36 +89,10 @@ void BlockCompiler::find_xmm_regions() {
   }
 }
 
-// Whether each region's arithmetic is checked once at its end: when that
-// (FPSR read and tested at the start and at the end: four instructions)
-// costs less than the checks find_nan_groups leaves (two instructions a
-// scalar, three a packed one).  Its groups are then undone.
-void BlockCompiler::choose_region_checks() {
-  if (vec_.regions.empty()) return;
-  for (Value v = 0; v < n_; ++v) {
-    const Inst& in = b_.at(v);
-    if (in.dead || !in_family(in, ir::VecFamily::FpArith) || vec_.nan_root_of(v) != ir::kNoValue) continue;
-    const auto op = static_cast<ir::VecOp>(in.aux);
-    vec_.regions[vec_.region_of(v)].own_checks += op >= ir::VecOp::FAddScalar && op <= ir::VecOp::FRsqrtScalar ? 2 : 3;
-  }
-  constexpr unsigned kCheckAtEnd = 4;
-  for (XmmRegionInfo& r : vec_.regions) r.checked_at_end = cfg_.exact_fp_nan && r.check && r.own_checks > kCheckAtEnd;
-  // A member outside whose root is inside is then checked on its own.
-  if (!vec_.nan_root.empty())
-    for (Value v = 0; v < n_; ++v) {
-      const Value root = vec_.nan_root[v];
-      if (vec_.region_checked_at_end(v) || (root != ir::kNoValue && vec_.region_checked_at_end(root)))
-        vec_.nan_root[v] = ir::kNoValue;
-      if (vec_.region_checked_at_end(v)) vec_.nan_first[v] = ir::kNoValue;
-    }
-  keep_replayed_registers();
-}
-
-// What a region's instruction tells of it: its arithmetic, its check, and
+// What a region's instruction tells of it: its check, and
 // the registers whose values at the region's start it reads (a GetXmm in
 // the region is that value too).
 void BlockCompiler::note_region_inst(XmmRegionInfo& r, const Inst& in, Value i) {
-  if (in_family(in, ir::VecFamily::FpArith)) ++r.arithmetic;
   if (in.op == Opcode::FpRegionCheck) r.check = true;
   if (in.op == Opcode::GetXmm && r.entry[in.aux] == ir::kNoValue && !(r.written & (1u << in.aux))) {
     r.entry[in.aux] = i;
@@ -162,6 +129,13 @@ void BlockCompiler::keep_replayed_registers() {
   }
 }
 
+// A vector result may be computed straight into the guest XMM register a
+// SetXmm later writes it to, saving the move: allowed when that register's
+// old value is not needed after the defining instruction and nothing in
+// between reads the register or may fault (a fault must see the old value).
+// The same holds for operand a of a scalar operation that is itself
+// computed into a guest register (addss; mulss on one register, whose
+// intermediate sum no SetXmm keeps): then it is merged in place.
 void BlockCompiler::analyse_vectors() {
   vec_.hint_guest.assign(n_, -1);
   for (auto& h : vec_.holders) h.clear();

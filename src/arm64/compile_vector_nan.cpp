@@ -269,4 +269,28 @@ void BlockCompiler::find_nan_groups() {
   }
 }
 
+// Whether each region's arithmetic is checked once at its end: when that
+// (FPSR read and tested at the start and at the end: four instructions)
+// costs less than the checks find_nan_groups leaves (two instructions a
+// scalar, three a packed one).  Its groups are then undone.
+void BlockCompiler::choose_region_checks() {
+  if (vec_.regions.empty()) return;
+  for (Value v = 0; v < n_; ++v) {
+    const Inst& in = b_.at(v);
+    if (in.dead || !in_family(in, ir::VecFamily::FpArith) || vec_.nan_root_of(v) != ir::kNoValue) continue;
+    vec_.regions[vec_.region_of(v)].own_checks += is_scalar(static_cast<VecOp>(in.aux)) ? 2 : 3;
+  }
+  constexpr unsigned kCheckAtEnd = 4;
+  for (XmmRegionInfo& r : vec_.regions) r.checked_at_end = cfg_.exact_fp_nan && r.check && r.own_checks > kCheckAtEnd;
+  // A member outside whose root is inside is then checked on its own.
+  if (!vec_.nan_root.empty())
+    for (Value v = 0; v < n_; ++v) {
+      const Value root = vec_.nan_root[v];
+      if (vec_.region_checked_at_end(v) || (root != ir::kNoValue && vec_.region_checked_at_end(root)))
+        vec_.nan_root[v] = ir::kNoValue;
+      if (vec_.region_checked_at_end(v)) vec_.nan_first[v] = ir::kNoValue;
+    }
+  keep_replayed_registers();
+}
+
 }  // namespace phybin::arm64

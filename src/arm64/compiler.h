@@ -42,7 +42,6 @@ struct ColdPath {
 struct XmmRegionInfo {
   std::array<ir::Value, 16> entry;
   uint16_t entry_read = 0, written = 0;
-  unsigned arithmetic = 0;
   unsigned own_checks = 0;  // instructions of its operations' own NaN checks
   bool check = false, checked_at_end = false;
   ir::Value last_exit = ir::kNoValue;  // its last point that may leave for a replay
