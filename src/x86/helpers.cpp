@@ -221,60 +221,88 @@ uint64_t helper_write_segment_base(GuestState* s, uint64_t base, uint64_t sreg) 
   return 0;
 }
 
+namespace {
+
+struct Division {
+  uint64_t quotient, remainder;
+};
+
+// A dividend of 2 * bits bits (bits <= 32) fits the host's 64-bit division.  False when the quotient
+// does not fit in bits (the CPU's #DE).
+bool divide_narrow(uint64_t n, uint64_t divisor, unsigned bits, bool is_signed, Division& out) {
+  const uint64_t m = width_mask(bits / 8);
+  if (!is_signed) {
+    const uint64_t d = divisor & m;
+    out = {n / d, n % d};
+    return out.quotient <= m;
+  }
+  const unsigned wide = 64 - 2 * bits, narrow = 64 - bits;
+  const int64_t sn = static_cast<int64_t>(n << wide) >> wide;
+  const int64_t sd = static_cast<int64_t>(divisor << narrow) >> narrow;
+  // n / -1 is a negation, done unsigned: INT64_MIN / -1 is undefined in C++ (and out of range anyway).
+  const int64_t q = sd == -1 ? static_cast<int64_t>(0 - static_cast<uint64_t>(sn)) : sn / sd;
+  const int64_t limit = int64_t{1} << (bits - 1);
+  out = {static_cast<uint64_t>(q) & m, static_cast<uint64_t>(sd == -1 ? 0 : sn % sd) & m};
+  return q < limit && q >= -limit;
+}
+
+// rdx:rax by a 64-bit divisor; the 128-bit division only when rdx holds more than rax's extension.
+bool divide_wide(uint64_t rdx, uint64_t rax, uint64_t divisor, bool is_signed, Division& out) {
+  if (!is_signed) {
+    if (rdx == 0) {
+      out = {rax / divisor, rax % divisor};
+      return true;
+    }
+    if (rdx >= divisor) return false;
+    const unsigned __int128 n = (static_cast<unsigned __int128>(rdx) << 64) | rax;
+    out = {static_cast<uint64_t>(n / divisor), static_cast<uint64_t>(n % divisor)};
+    return true;
+  }
+  const auto sd = static_cast<int64_t>(divisor);
+  const auto low = static_cast<int64_t>(rax);
+  if (rdx == static_cast<uint64_t>(low >> 63)) {
+    if (sd == -1) {
+      out = {0 - rax, 0};
+      return low != INT64_MIN;
+    }
+    out = {static_cast<uint64_t>(low / sd), static_cast<uint64_t>(low % sd)};
+    return true;
+  }
+  // rdx:rax lies outside int64 here: by -1 only 2^63 gives a quotient that fits (INT64_MIN), and
+  // INT128_MIN / -1 must not reach the C++ division.
+  if (sd == -1) {
+    out = {0 - rax, 0};
+    return rdx == 0 && rax == uint64_t{1} << 63;
+  }
+  const auto sn = static_cast<__int128>((static_cast<unsigned __int128>(rdx) << 64) | rax);
+  const __int128 sq = sn / sd;
+  const __int128 limit = static_cast<__int128>(1) << 63;
+  out = {static_cast<uint64_t>(sq), static_cast<uint64_t>(sn % sd)};
+  return sq < limit && sq >= -limit;
+}
+
+}  // namespace
+
 uint64_t helper_div(GuestState* s, uint64_t divisor, uint64_t kind) {
-  unsigned bits = kind & 0xff;
-  bool is_signed = kind & 0x100;
+  const unsigned bits = kind & 0xff;
+  const bool is_signed = kind & 0x100;
   if (divisor == 0) divide_error(s);
   uint64_t& rax = s->gpr[RAX];
   uint64_t& rdx = s->gpr[RDX];
+  Division r;
+  bool fits;
+  if (bits == 64) fits = divide_wide(rdx, rax, divisor, is_signed, r);
+  else if (bits == 8) fits = divide_narrow(rax & 0xffff, divisor, bits, is_signed, r);
+  else fits = divide_narrow(((rdx & width_mask(bits / 8)) << bits) | (rax & width_mask(bits / 8)), divisor, bits, is_signed, r);
+  if (!fits) divide_error(s);
   if (bits == 8) {
-    uint16_t dividend = static_cast<uint16_t>(rax);
-    uint64_t q, r;
-    if (is_signed) {
-      int32_t n = static_cast<int16_t>(dividend), d = static_cast<int8_t>(divisor);
-      int32_t qs = n / d;
-      if (qs > 127 || qs < -128) divide_error(s);
-      q = static_cast<uint8_t>(qs);
-      r = static_cast<uint8_t>(n % d);
-    } else {
-      uint32_t d = divisor & 0xff;
-      if (dividend / d > 0xff) divide_error(s);
-      q = dividend / d;
-      r = dividend % d;
-    }
-    rax = (rax & ~uint64_t{0xffff}) | (r << 8) | q;
-    return 0;
-  }
-  uint64_t m = width_mask(bits / 8);
-  unsigned __int128 n = (static_cast<unsigned __int128>(rdx & m) << bits) | (rax & m);
-  if (bits == 64) n = (static_cast<unsigned __int128>(rdx) << 64) | rax;
-  uint64_t q, r;
-  if (is_signed) {
-    __int128 sn = bits == 64 ? static_cast<__int128>(n)
-                             : static_cast<__int128>(static_cast<int64_t>(static_cast<uint64_t>(n) << (64 - 2 * bits)) >>
-                                                     (64 - 2 * bits));
-    __int128 sd = static_cast<int64_t>(divisor << (64 - bits)) >> (64 - bits);
-    __int128 limit = static_cast<__int128>(1) << (bits - 1);
-    // INT128_MIN / -1 overflows the C++ division itself: only 64-bit can reach it.
-    if (sd == -1 && static_cast<unsigned __int128>(sn) == static_cast<unsigned __int128>(1) << 127)
-      divide_error(s);
-    __int128 sq = sn / sd;
-    if (sq >= limit || sq < -limit) divide_error(s);
-    q = static_cast<uint64_t>(sq) & m;
-    r = static_cast<uint64_t>(sn % sd) & m;
+    rax = (rax & ~uint64_t{0xffff}) | (r.remainder << 8) | r.quotient;
+  } else if (bits == 16) {
+    rax = (rax & ~uint64_t{0xffff}) | r.quotient;
+    rdx = (rdx & ~uint64_t{0xffff}) | r.remainder;
   } else {
-    uint64_t d = divisor & m;
-    unsigned __int128 uq = n / d;
-    if (uq > m) divide_error(s);
-    q = static_cast<uint64_t>(uq);
-    r = static_cast<uint64_t>(n % d);
-  }
-  if (bits == 16) {
-    rax = (rax & ~uint64_t{0xffff}) | q;
-    rdx = (rdx & ~uint64_t{0xffff}) | r;
-  } else {
-    rax = q;
-    rdx = r;
+    rax = r.quotient;
+    rdx = r.remainder;
   }
   return 0;
 }

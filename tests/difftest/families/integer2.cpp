@@ -61,7 +61,9 @@ void emit_divide(Gen& g) {
     static const char* const sign_extend[] = {"cbw", "cwd", "cdq", "cqo"};
     static const char* const high[] = {"ah", "dx", "edx", "rdx"};
     const int wi = width == 8 ? 0 : width == 16 ? 1 : width == 32 ? 2 : 3;
-    if (is_signed) g.setup(sign_extend[wi]);
+    // A signed dividend beyond rax's own extension: the quotient may still fit (2^63 / -2).
+    if (is_signed && g.chance(25)) g.setup(std::string("mov ") + high[wi] + (g.chance(50) ? ", 0" : ", -1"));
+    else if (is_signed) g.setup(sign_extend[wi]);
     else g.setup(std::string(width == 64 ? "movabs " : "mov ") + high[wi] + ", " + std::to_string(g.below(divisor)));
   }
   g.emit(std::string(is_signed ? "idiv " : "div ") + operand, 0, 0, ALL_FLAGS);
