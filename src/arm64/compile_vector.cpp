@@ -180,8 +180,8 @@ void BlockCompiler::analyse_vectors() {
   for (Value w = static_cast<Value>(n_); w-- > 0;) {
     const Inst& in = b_.at(w);
     if (in.dead || vec_.hint_guest[w] < 0 || !merges_into_operand(in)) continue;
-    const Value base = in.args[0];
-    if (vec_.zero_above(base, in.lane) && scalar_fp_writes_whole(in)) continue;  // no merge (scalar_regs)
+    const Value base = vec_.upper_source(w, in);
+    if (vec_.zero_above(in.args[0], in.lane) && scalar_fp_writes_whole(in)) continue;  // no merge (scalar_regs)
     if (rep_[base] == base && last_use_[base] == w) try_hint(base, w, static_cast<unsigned>(vec_.hint_guest[w]));
   }
 }
@@ -224,6 +224,7 @@ void BlockCompiler::find_widths() {
 void BlockCompiler::find_low_only() {
   // Tables are sized only for blocks with SSE arithmetic (most have none).
   vec_.low_only.clear();
+  vec_.upper_from.clear();
   vec_.any_fp_arith = false;
   vec_.width.clear();
   const auto candidate = scalar_fp_writes_whole;
@@ -244,14 +245,39 @@ void BlockCompiler::find_low_only() {
   };
   full(b_.exit.cond);
   full(b_.exit.address);
+  // A scalar operation of the same element size reading the result as its
+  // operand a only passes the elements above through: it can take them from
+  // where that result took its own (find_upper_sources).
+  auto passes_upper = [&](const Inst& user, unsigned k, Value a) {
+    return k == 0 && candidate(user) && user.lane == b_.at(a).lane;
+  };
   for (Value u = 0; u < n_; ++u) {
     const Inst& in = b_.at(u);
     if (in.dead) continue;
     for (unsigned k = 0; k < 3; ++k) {
       const Value a = in.args[k];
-      if (a == ir::kNoValue || !vec_.low_only[a]) continue;
+      if (a == ir::kNoValue || !vec_.low_only[a] || passes_upper(in, k, a)) continue;
       if (low_bytes_read(in, k) > (1u << b_.at(a).lane)) full(a);
     }
+  }
+  find_upper_sources();
+}
+
+// A chain of scalar operations on one register (addsd xmm1, xmm0; addsd
+// xmm1, xmm2; ...) merges the elements above only once, at its end: the
+// links before are computed whole (low_only), and the last takes the
+// elements above from the chain's first operand a, which lives until then.
+void BlockCompiler::find_upper_sources() {
+  vec_.upper_from.clear();
+  for (Value w = 0; w < n_; ++w) {
+    const Inst& in = b_.at(w);
+    if (in.dead || !scalar_fp_writes_whole(in)) continue;
+    const Value link = in.args[0];
+    if (!vec_.low_only[link] || !scalar_fp_writes_whole(b_.at(link)) || b_.at(link).lane != in.lane) continue;
+    if (vec_.upper_from.empty()) vec_.upper_from.assign(n_, ir::kNoValue);
+    const Value source = vec_.upper_source(link, b_.at(link));
+    vec_.upper_from[w] = source;
+    last_use_[rep_[source]] = std::max(last_use_[rep_[source]], w);
   }
 }
 

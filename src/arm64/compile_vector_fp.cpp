@@ -183,7 +183,7 @@ void VectorLowering::check_scalar(Value v, FpRegs& o) {
 
 void VectorLowering::finish_scalar(Value v, const FpRegs& o) {
   if (o.low_only || o.whole) copy(o.d, o.r);
-  else merge_low(def(v), o.x, inst(v).lane);
+  else merge_low(def(v), vreg_of(c_.vec_.upper_source(v, inst(v))), inst(v).lane);
 }
 
 void VectorLowering::lower_fp_scalar(Value v, FpArithOp op) {

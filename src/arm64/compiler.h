@@ -59,6 +59,12 @@ struct VectorState {
   // A scalar SSE result whose users read only its element 0 (addsd's
   // second operand, a comisd, a movsd store): no merge with operand a.
   std::vector<uint8_t> low_only;
+  // The value a scalar result takes its elements above from when that is
+  // not its operand a (find_upper_sources); empty: none.
+  std::vector<ir::Value> upper_from;
+  ir::Value upper_source(ir::Value v, const ir::Inst& in) const {
+    return upper_from.empty() || upper_from[v] == ir::kNoValue ? in.args[0] : upper_from[v];
+  }
   // How many bytes from the bottom of each vector value may be nonzero
   // (movss/movsd loads leave the rest zero, and so do scalar operations on
   // them).  A scalar result whose operand a is zero above its element is
@@ -232,6 +238,7 @@ class BlockCompiler {
   void lower_vector(ir::Value v);
   void analyse_vectors();   // destination hints of vector values (end of analyse)
   void find_low_only();
+  void find_upper_sources();
   void find_nan_groups();
   void find_xmm_regions();
   void note_region_inst(XmmRegionInfo& r, const ir::Inst& in, ir::Value i);
