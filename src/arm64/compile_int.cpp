@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "arm64/compiler.h"
+#include "arm64/compile_vector.h"
 #include "common/error.h"
 
 namespace phybin::arm64 {
@@ -430,17 +431,22 @@ void BlockCompiler::lower_access_with_update(Value access, Value update) {
     return !is_const(x) && l.kind == Loc::Gpr && l.reg == rn.code;
   };
   const bool pre = in.args[0] == update;
+  const bool vector = in.op == Opcode::VLoad || in.op == Opcode::VStore;
   bool one = in_rn(b_.at(update).args[0]);
   if (in.op == Opcode::Store) one = one && !in_rn(in.args[1]);
-  else one = one && hint_guest_[access] != static_cast<int8_t>(g);
+  else if (in.op == Opcode::Load) one = one && hint_guest_[access] != static_cast<int8_t>(g);
   if (!one) {
     if (pre) lower(update);
-    lower_plain_memory(access);
+    if (vector) VectorLowering(*this).lower_memory_at(access, address_of(in.args[0]));
+    else lower_plain_memory(access);
     if (!pre) lower(update);
     return;
   }
   const Mem m = pre ? mem_pre(rn, step_of(update)) : mem_post(rn, step_of(update));
-  if (in.op == Opcode::Store) {
+  if (vector) {
+    evacuate_guest_gpr(g, std::max(access, update));
+    VectorLowering(*this).lower_memory_at(access, m);
+  } else if (in.op == Opcode::Store) {
     const Value x = in.args[1];
     const Reg val = is_const(x) && const_of(x) == 0 ? xzr : use(x, kTmp1);
     evacuate_guest_gpr(g, std::max(access, update));

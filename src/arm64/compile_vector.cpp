@@ -438,12 +438,18 @@ FSize access_fsize(uint64_t bytes) {
 }  // namespace
 
 void VectorLowering::lower_memory(Value v) {
+  if (c_.access_update_[v] != ir::kNoValue) c_.lower_access_with_update(v, c_.access_update_[v]);
+  else lower_memory_at(v, c_.address_of(inst(v).args[0]));
+}
+
+// m: the access's address, or its base register with the step done by the
+// access (find_writeback_accesses).
+void VectorLowering::lower_memory_at(Value v, const Mem& m) {
   const Inst& in = inst(v);
   // TSO (BackendConfig::tso): a plain access between barriers.  After a
   // load, later accesses wait for it; before a store, earlier ones finish.
   const bool ordered = c_.ordered_access(v);
   FSize fs = access_fsize(in.imm);
-  Mem m = c_.address_of(in.args[0]);
   if (in.op == Opcode::VLoad) {
     a_.ldr(fs, def(v), m);
     if (ordered) a_.dmb(Barrier::ISHLD);

@@ -44,6 +44,8 @@ class VectorLowering {
   // is checked at its end (compile_vector_nan.cpp; the check is the
   // region's FpRegionCheck).
   void begin_checked_region();
+  // A VLoad or VStore through m (BlockCompiler::lower_access_with_update).
+  void lower_memory_at(ir::Value v, const Mem& m);
 
  private:
   // ---- common (compile_vector.cpp)

@@ -245,6 +245,7 @@ void BlockCompiler::analyse() {
   find_nan_groups();  // extends the lives of the operands it keeps
   choose_region_checks();
   find_destination_hints();
+  find_later_steps();
   analyse_vectors();
   loc_.assign(n_, Loc{});
 }
@@ -439,24 +440,89 @@ void BlockCompiler::find_writeback_accesses() {
   access_update_.assign(n_, ir::kNoValue);
   update_guest_.assign(n_, -1);
   update_in_access_.assign(n_, 0);
+  later_steps_.clear();
   for (Value access = 0; access < n_; ++access) {
     const Inst& in = b_.at(access);
-    if (in.dead || (in.op != Opcode::Load && in.op != Opcode::Store) || ordered_access(access)) continue;
+    if (in.dead || !is_memory_op(in.op) || ordered_access(access)) continue;
     const Value addr = in.args[0];
     if (is_const(addr) || folded_[addr]) continue;
     Value update = addr;  // pre-index: the access goes through the new value
     if (!(is_small_step(addr) && next_live(addr) == access)) {
       update = next_live(access);  // post-index: through the old one
-      if (update >= n_ || !is_small_step(update) || b_.at(update).args[0] != addr) continue;
+      if (update >= n_ || !is_small_step(update) || b_.at(update).args[0] != addr) {
+        const Value later = post_index_update(access);
+        if (later < n_) later_steps_.push_back({access, later});
+        continue;
+      }
     }
-    const Value set = next_live(std::max(access, update));
-    if (set >= n_ || b_.at(set).op != Opcode::SetReg || b_.at(set).args[0] != update) continue;
-    const Value base = b_.at(update).args[0];
-    if (last_use_[rep_[base]] > std::max(access, update)) continue;
-    access_update_[access] = update;
-    update_guest_[access] = static_cast<int8_t>(b_.at(set).aux);
-    update_in_access_[update] = 1;
+    mark_writeback(access, update);
   }
+}
+
+// Whether `update`, right before the SetReg of its register, is what the
+// access can do; then marks the pair.
+bool BlockCompiler::mark_writeback(Value access, Value update) {
+  const Value set = next_live(std::max(access, update));
+  if (set >= n_ || b_.at(set).op != Opcode::SetReg || b_.at(set).args[0] != update) return false;
+  const Value base = b_.at(update).args[0];
+  if (last_use_[rep_[base]] > std::max(access, update)) return false;
+  access_update_[access] = update;
+  update_guest_[access] = static_cast<int8_t>(b_.at(set).aux);
+  update_in_access_[update] = 1;
+  return true;
+}
+
+// Post-index steps some instructions after the access (after the
+// destination hints, which tell where the base and the step live): only
+// when the base is in the register the step goes to and the step was going
+// there anyway, so that doing it early costs nothing elsewhere.
+void BlockCompiler::find_later_steps() {
+  for (const auto& [access, update] : later_steps_) {
+    const Value addr = b_.at(access).args[0];
+    const Value set = next_live(update);
+    if (set >= n_ || b_.at(set).op != Opcode::SetReg) continue;
+    const unsigned g = b_.at(set).aux;
+    const Value base = rep_[addr];
+    const auto in_g = [&](Value v) { return hint_guest_[v] == static_cast<int8_t>(g); };
+    const bool base_in_g = (b_.at(base).op == Opcode::GetReg && b_.at(base).aux == g) || in_g(base);
+    if (base_in_g && in_g(update) && !touches_guest_gpr(access, update, g)) mark_writeback(access, update);
+  }
+}
+
+// The step of an access's base register a few instructions after it that
+// the access can do itself (post-index): the x86 instruction stepping the
+// register comes after the access, so a fault in the access rightly finds
+// it unstepped.  Nothing in between may read the old value or see the
+// register (a fault, a call, a side exit, a region's check).
+Value BlockCompiler::post_index_update(Value access) const {
+  constexpr Value kLookAhead = 24;
+  const Value addr = b_.at(access).args[0];
+  const Value old = rep_[addr];
+  // The step is the old value's last use (mark_writeback).
+  const Value update = last_use_[old];
+  if (update <= access || update >= n_ || update - access > kLookAhead || b_.at(update).args[0] != addr ||
+      !is_small_step(update))
+    return ir::kNoValue;
+  for (Value i = next_live(access); i < update; i = next_live(i)) {
+    const Inst& in = b_.at(i);
+    if (may_fault(in.op) || opcode_is_call(in.op) || in.op == Opcode::SideExit || in.op == Opcode::Trap ||
+        in.op == Opcode::FpRegionCheck || in.op == Opcode::FpTrapBegin || in.op == Opcode::FpTrapCheck)
+      return ir::kNoValue;
+    bool reads_old = false;
+    for (Value a : in.args)
+      if (a != ir::kNoValue && !is_const(a)) for_each_input(a, [&](Value x) { reads_old |= rep_[x] == old; });
+    if (reads_old) return ir::kNoValue;
+  }
+  return update;
+}
+
+// Whether an instruction strictly between the two reads or writes guest GPR g.
+bool BlockCompiler::touches_guest_gpr(Value from, Value to, unsigned g) const {
+  for (Value i = next_live(from); i < to; i = next_live(i)) {
+    const Inst& in = b_.at(i);
+    if ((in.op == Opcode::GetReg || in.op == Opcode::SetReg) && in.aux == g) return true;
+  }
+  return false;
 }
 
 Reg BlockCompiler::alloc_gpr() {

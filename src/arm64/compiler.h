@@ -130,6 +130,10 @@ class BlockCompiler {
   template <typename UseAt>
   void find_side_exit_compares(UseAt&& use_at);
   bool is_small_step(ir::Value v) const;
+  bool mark_writeback(ir::Value access, ir::Value update);
+  void find_later_steps();
+  ir::Value post_index_update(ir::Value access) const;
+  bool touches_guest_gpr(ir::Value from, ir::Value to, unsigned g) const;
   int64_t step_of(ir::Value v) const;  // what an Add/Sub of a constant adds
   // The first instruction after v that is not dead (n_ when none).
   ir::Value next_live(ir::Value v) const {
@@ -265,6 +269,7 @@ class BlockCompiler {
   std::vector<ir::Value> access_update_;
   std::vector<int8_t> update_guest_;
   std::vector<uint8_t> update_in_access_;
+  std::vector<std::pair<ir::Value, ir::Value>> later_steps_;  // access, step (find_later_steps)
   std::vector<Loc> loc_;
   std::array<bool, 32> gpr_busy_{};
   std::array<bool, 32> vreg_busy_{};
